@@ -1,0 +1,1 @@
+//! Cross-crate and command-line tests live in `tests/tests/`.
