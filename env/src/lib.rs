@@ -1,1 +1,33 @@
-pub fn placeholder(){}
+//! # ayo-env — the rules core of the Ayo family
+//!
+//! Pure rules, boards and batches; nothing of torch. One [`Rules`] trait that every variant
+//! implements (one file per variant in [`variants`]), a runtime [`Variant`] enum that
+//! dispatches to them, [`GameRecord`]s, [`perft`], and the [`Agent`] abstraction.
+//!
+//! ```
+//! use ayo_env::{perft, Player, Rules, Variant};
+//! let oware = Variant::new("oware@1", &[]).unwrap();
+//! assert_eq!(perft(&oware, &oware.start(Player::South), 4), 1014);
+//! ```
+
+pub mod action;
+pub mod agent;
+pub mod board;
+pub mod error;
+pub mod perft;
+pub mod player;
+pub mod record;
+pub mod repetition;
+pub mod rules;
+pub mod two_row;
+pub mod variant;
+pub mod variants;
+
+pub use action::{Action, ActionMask};
+pub use agent::{Agent, Analysis};
+pub use error::{ParseError, PlayError, RecordError};
+pub use perft::perft;
+pub use player::{ByPlayer, Player};
+pub use record::{GameRecord, Outcome, Replay};
+pub use rules::{DropTrace, NoTrace, Rules, Snapshot, Trace};
+pub use variant::{Variant, VariantState, VARIANT_NAMES};

@@ -1,1 +1,34 @@
-fn main() {}
+//! `ayo`: rules, perft, replay, bench, training, tournaments, engine and play for the Ayo family.
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Reinforcement-learning environment and AlphaZero-style trainer for Ayo and its relatives.
+#[derive(Parser)]
+#[command(name = "ayo", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print a variant's rules summary and its action encoding.
+    Rules(cli::rules::Args),
+    /// Count the action sequences of exactly D plies from the start position.
+    Perft(cli::perft::Args),
+    /// Replay a game record, printing the board after every move (or every drop with --detail).
+    Replay(cli::replay::Args),
+    // Further subcommands (bench, train, tournament, engine, play) are added one line each here
+    // and one module each under `cli/`.
+}
+
+fn main() -> Result<()> {
+    match Cli::parse().command {
+        Command::Rules(a) => cli::rules::run(a),
+        Command::Perft(a) => cli::perft::run(a),
+        Command::Replay(a) => cli::replay::run(a),
+    }
+}

@@ -1,0 +1,34 @@
+//! The one agent abstraction: given games, choose actions. Random, greedy, alpha-beta,
+//! rollout MCTS and network-plus-search all implement it; tournaments, `ayo engine`,
+//! `ayo play`, evaluation during training and Python's agents all use it.
+
+use crate::action::Action;
+use crate::variant::{Variant, VariantState};
+
+/// What an agent says about its choice.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// The chosen action's value estimate from the mover's view, in [-1, 1], if the agent has one.
+    pub value: Option<f32>,
+    /// Simulations, nodes or evaluations spent.
+    pub work: u64,
+}
+
+/// An agent chooses an action in each of a batch of live games (the player to move is the one
+/// the agent plays for). Agents that can batch (the network) get the whole batch at once.
+pub trait Agent: Send {
+    /// A name for tables and records, e.g. `alphabeta:6`.
+    fn name(&self) -> String;
+    /// One legal action per game in `states` (none of them over).
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)>;
+    /// One legal action in one live game.
+    fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
+        self.choose_batch(rules, &[state])
+            .pop()
+            .expect("one choice per game")
+    }
+}

@@ -1,0 +1,211 @@
+//! The one `Rules` trait that every variant implements.
+
+use crate::action::{Action, ActionMask};
+use crate::error::{ParseError, PlayError};
+use crate::player::Player;
+use serde::{Deserialize, Serialize};
+use std::fmt::Debug;
+
+/// What is on the board at one moment, in absolute coordinates: used by game records, the
+/// text rendering and Python's `Game.board`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Seeds per pit in absolute pit order (0..12 for 2 × 6 boards, 0..32 for Yao).
+    pub pits: Vec<u8>,
+    /// Seeds (or groups' seeds) each player has taken.
+    pub stores: [u32; 2],
+    /// Seeds in each player's hand (Yao), zero elsewhere.
+    #[serde(default, skip_serializing_if = "is_zero_pair")]
+    pub hands: [u32; 2],
+    /// Seeds being sown (only in per-drop snapshots of a sowing in progress).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub in_hand: u32,
+    /// The owner (0 or 1) of each pit, for variants whose houses change hands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owners: Option<Vec<u8>>,
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+fn is_zero_pair(x: &[u32; 2]) -> bool {
+    *x == [0, 0]
+}
+
+impl Snapshot {
+    /// Seeds on the board, in stores and in hands: conserved by every move.
+    pub fn total(&self) -> u32 {
+        self.pits.iter().map(|&s| s as u32).sum::<u32>()
+            + self.stores[0]
+            + self.stores[1]
+            + self.hands[0]
+            + self.hands[1]
+            + self.in_hand
+    }
+}
+
+impl std::fmt::Display for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pits: Vec<String> = self.pits.iter().map(|s| s.to_string()).collect();
+        write!(
+            f,
+            "[{}] stores {}-{}",
+            pits.join(" "),
+            self.stores[0],
+            self.stores[1]
+        )?;
+        if self.hands != [0, 0] {
+            write!(f, " hands {}-{}", self.hands[0], self.hands[1])?;
+        }
+        if self.in_hand != 0 {
+            write!(f, " in hand {}", self.in_hand)?;
+        }
+        Ok(())
+    }
+}
+
+/// Receives the board after every single seed drop of a move ("Show Runs in Detail").
+/// The fast path uses [`NoTrace`], whose `ACTIVE = false` lets the compiler remove every call.
+pub trait Trace {
+    const ACTIVE: bool;
+    fn drop_seed(&mut self, snapshot: Snapshot);
+}
+
+/// A trace that records nothing.
+pub struct NoTrace;
+impl Trace for NoTrace {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn drop_seed(&mut self, _: Snapshot) {}
+}
+
+/// A trace that keeps every snapshot.
+#[derive(Default)]
+pub struct DropTrace(pub Vec<Snapshot>);
+impl Trace for DropTrace {
+    const ACTIVE: bool = true;
+    fn drop_seed(&mut self, snapshot: Snapshot) {
+        self.0.push(snapshot);
+    }
+}
+
+/// A variant's rules. `self` carries the preset's options; the state is a plain value.
+///
+/// Contract (checked for every variant by the conformance suite in `tests/`):
+/// * `legal_mask` is empty exactly when the game is over (`to_play` is `None`); passes are
+///   automatic, so a live game always has a legal action for the player to move.
+/// * `play_unchecked` on a legal action and `play` agree; `play` on an illegal action returns
+///   an error and leaves the state unchanged.
+/// * seeds are conserved: `snapshot(s).total()` never changes.
+pub trait Rules: Clone + Debug + Send + Sync + 'static {
+    /// The complete game state, including what the repetition rule needs to remember.
+    type State: Clone + Debug + PartialEq + Send + Sync + 'static;
+
+    /// The preset's name, e.g. `"oware"`.
+    fn name(&self) -> &'static str;
+    /// The preset's version; a behaviour change bumps it.
+    fn version(&self) -> u32;
+    /// The options that differ from the preset's defaults, as `key=value` pairs.
+    fn options(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+    /// Sets option `key` of the preset from text (e.g. `max_chain_pits=none`); the error names
+    /// the option or value and what was expected.
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseError> {
+        let _ = value;
+        Err(ParseError::UnknownOption {
+            variant: self.id(),
+            option: key.to_string(),
+            expected: "(this preset has no options)".into(),
+        })
+    }
+    /// Size of the fixed action space (≤ 64).
+    fn num_actions(&self) -> usize;
+    /// Length of the observation vector.
+    fn observation_len(&self) -> usize;
+
+    /// The start position, `first` to move.
+    fn start(&self, first: Player) -> Self::State;
+    /// The player to move, or `None` when the game is over.
+    fn to_play(&self, s: &Self::State) -> Option<Player>;
+    /// The legal actions of the player to move (empty when the game is over).
+    fn legal_mask(&self, s: &Self::State) -> ActionMask;
+    /// Plays a legal action, reporting every seed drop to `trace`.
+    fn apply<T: Trace>(&self, s: &mut Self::State, action: Action, trace: &mut T);
+    /// Seeds (or the variant's score unit) each player has now.
+    fn scores(&self, s: &Self::State) -> [i32; 2];
+    /// The result from each player's view (+1 win, −1 loss, 0 draw); 0 for both until the end.
+    fn returns(&self, s: &Self::State) -> [f32; 2];
+    /// Number of actions played so far.
+    fn ply(&self, s: &Self::State) -> u32;
+    /// The canonical observation from the view of the player to move (or of the player who
+    /// would move, once the game is over); `out.len() == observation_len()`.
+    fn observe(&self, s: &Self::State, out: &mut [f32]);
+    /// The board in absolute coordinates.
+    fn snapshot(&self, s: &Self::State) -> Snapshot;
+    /// A hash of the position (Zobrist or equivalent), for transposition tables.
+    fn hash(&self, s: &Self::State) -> u64;
+    /// The compact text notation of the position.
+    fn notation(&self, s: &Self::State) -> String;
+    /// Parses [`Rules::notation`]; the history of the repetition rule starts at this position.
+    fn parse_notation(&self, text: &str) -> Result<Self::State, ParseError>;
+    /// The board drawn for people, with pit labels.
+    fn render(&self, s: &Self::State) -> String;
+    /// A short human name of `action` for the player to move in `s` (e.g. `"sow B"`).
+    fn action_name(&self, _s: &Self::State, action: Action) -> String {
+        action.to_string()
+    }
+    /// The rules summary and the action encoding, as printed by `ayo rules`.
+    fn describe(&self) -> String;
+
+    // ---- provided ----
+
+    /// `"name@version"`.
+    fn id(&self) -> String {
+        format!("{}@{}", self.name(), self.version())
+    }
+    fn is_terminal(&self, s: &Self::State) -> bool {
+        self.to_play(s).is_none()
+    }
+    fn legal_actions(&self, s: &Self::State) -> Vec<Action> {
+        self.legal_mask(s).to_vec()
+    }
+    /// Plays `action` if it is legal; otherwise returns an error and leaves `s` unchanged.
+    fn play(&self, s: &mut Self::State, action: Action) -> Result<(), PlayError> {
+        self.check(s, action)?;
+        self.apply(s, action, &mut NoTrace);
+        Ok(())
+    }
+    /// Whether `action` may be played in `s`, as an error naming it when not.
+    fn check(&self, s: &Self::State, action: Action) -> Result<(), PlayError> {
+        if action as usize >= self.num_actions() {
+            return Err(PlayError::OutOfRange {
+                action,
+                num_actions: self.num_actions(),
+            });
+        }
+        if self.is_terminal(s) {
+            return Err(PlayError::GameOver { action });
+        }
+        let mask = self.legal_mask(s);
+        if !mask.contains(action) {
+            return Err(PlayError::Illegal {
+                action,
+                legal: mask.to_vec(),
+            });
+        }
+        Ok(())
+    }
+    /// Plays an action known to be legal (search, the vectorised env after its mask check).
+    #[inline]
+    fn play_unchecked(&self, s: &mut Self::State, action: Action) {
+        self.apply(s, action, &mut NoTrace)
+    }
+    /// Plays `action` and returns the board after every single drop.
+    fn play_traced(&self, s: &mut Self::State, action: Action) -> Result<Vec<Snapshot>, PlayError> {
+        self.check(s, action)?;
+        let mut trace = DropTrace::default();
+        self.apply(s, action, &mut trace);
+        Ok(trace.0)
+    }
+}

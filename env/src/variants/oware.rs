@@ -1,0 +1,240 @@
+//! `oware@1` — Abapa exactly as OpenSpiel's `oware` (RULES.md section 2).
+//!
+//! Single lap, the origin skipped; a last seed in the opponent's row that makes 2 or 3 takes
+//! that pit and the pits behind it while they hold 2 or 3, unless that would take every seed
+//! the opponent has (a **grand slam**: legal, captures nothing). If the opponent has no seeds,
+//! only moves that reach his row are legal. After each move the game ends, each player adding
+//! the seeds of his own row to his store, when the position repeats since the last capture, when
+//! the player to move has no legal move, or when a store passes half the seeds.
+
+use crate::action::{Action, ActionMask};
+use crate::board::{
+    capture_chain, is_grand_slam, pit_of, row_owner, row_sum, sow, OriginSkip, ROW,
+};
+use crate::error::ParseError;
+use crate::player::Player;
+use crate::repetition::Repetition;
+use crate::rules::{Rules, Snapshot, Trace};
+use crate::two_row::{pit_label, Position};
+
+/// The `oware` preset. `seeds` per pit at the start (default 4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Oware {
+    pub seeds: u8,
+}
+
+impl Default for Oware {
+    fn default() -> Self {
+        Oware { seeds: 4 }
+    }
+}
+
+/// A game of `oware`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwareState {
+    pub position: Position,
+    pub over: bool,
+    pub ply: u32,
+    legal: ActionMask,
+    history: Repetition,
+}
+
+impl Oware {
+    fn total(&self) -> u8 {
+        self.seeds * 12
+    }
+
+    /// Non-empty own pits; if the opponent has no seeds, only those whose sowing reaches him.
+    fn legal_of(&self, pos: &Position) -> ActionMask {
+        let p = pos.to_move;
+        let opponent_empty = row_sum(&pos.pits, !p) == 0;
+        let mut mask = ActionMask::EMPTY;
+        for k in 0..ROW {
+            let seeds = pos.pits[pit_of(p, k)] as usize;
+            if seeds > 0 && (!opponent_empty || seeds > ROW - 1 - k) {
+                mask.insert(k as Action);
+            }
+        }
+        mask
+    }
+
+    /// The end-of-move checks that do not need the history: a store past half the seeds
+    /// (OpenSpiel then collects the rows too), or no legal move for the player to move.
+    fn settle(&self, s: &mut OwareState) {
+        let half = self.total() / 2;
+        let [s0, s1] = s.position.stores;
+        if s0 > half || s1 > half || (s0 == half && s1 == half) {
+            s.position.collect_rows();
+            s.over = true;
+        } else {
+            s.legal = self.legal_of(&s.position);
+            if s.legal.is_empty() {
+                s.position.collect_rows();
+                s.over = true;
+            }
+        }
+        if s.over {
+            s.legal = ActionMask::EMPTY;
+        }
+    }
+
+    fn from_position(&self, position: Position) -> OwareState {
+        let mut s = OwareState {
+            position,
+            over: false,
+            ply: 0,
+            legal: ActionMask::EMPTY,
+            history: Repetition::default(),
+        };
+        s.history.restart(position.key());
+        self.settle(&mut s);
+        s
+    }
+}
+
+impl Rules for Oware {
+    type State = OwareState;
+
+    fn name(&self) -> &'static str {
+        "oware"
+    }
+    fn version(&self) -> u32 {
+        1
+    }
+    fn options(&self) -> Vec<(String, String)> {
+        if self.seeds == 4 {
+            vec![]
+        } else {
+            vec![("seeds".into(), self.seeds.to_string())]
+        }
+    }
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseError> {
+        match key {
+            "seeds" => {
+                self.seeds = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=5).contains(n))
+                    .ok_or_else(|| ParseError::BadOptionValue {
+                        option: key.into(),
+                        value: value.into(),
+                        expected: "seeds per pit, 1 to 5".into(),
+                    })?;
+                Ok(())
+            }
+            _ => Err(ParseError::UnknownOption {
+                variant: self.id(),
+                option: key.into(),
+                expected: "seeds".into(),
+            }),
+        }
+    }
+    fn num_actions(&self) -> usize {
+        ROW
+    }
+    fn observation_len(&self) -> usize {
+        14
+    }
+    fn start(&self, first: Player) -> OwareState {
+        self.from_position(Position::start(self.seeds, first))
+    }
+    #[inline]
+    fn to_play(&self, s: &OwareState) -> Option<Player> {
+        (!s.over).then_some(s.position.to_move)
+    }
+    #[inline]
+    fn legal_mask(&self, s: &OwareState) -> ActionMask {
+        s.legal
+    }
+
+    #[inline]
+    fn apply<T: Trace>(&self, s: &mut OwareState, action: Action, trace: &mut T) {
+        let pos = &mut s.position;
+        let p = pos.to_move;
+        let from = pit_of(p, action as usize);
+        let stores = pos.stores;
+        let in_hand = std::cell::Cell::new(pos.pits[from] as u32);
+        let last = sow(&mut pos.pits, from, OriginSkip::Origin, |pits| {
+            if T::ACTIVE {
+                in_hand.set(in_hand.get() - 1);
+                trace.drop_seed(Snapshot {
+                    pits: pits.to_vec(),
+                    stores: [stores[0] as u32, stores[1] as u32],
+                    in_hand: in_hand.get(),
+                    ..Default::default()
+                });
+            }
+        });
+        let mut captured = 0;
+        if row_owner(last) == !p && !is_grand_slam(&pos.pits, last, !p) {
+            captured = capture_chain(&mut pos.pits, last, !p, None);
+            pos.stores[p.index()] += captured;
+        }
+        pos.to_move = !p;
+        s.ply += 1;
+        let key = pos.key();
+        if captured > 0 {
+            s.history.restart(key);
+        } else if s.history.recurs(key) {
+            pos.collect_rows();
+            s.over = true;
+            s.legal = ActionMask::EMPTY;
+            return;
+        }
+        self.settle(s);
+    }
+
+    fn scores(&self, s: &OwareState) -> [i32; 2] {
+        [s.position.stores[0] as i32, s.position.stores[1] as i32]
+    }
+    fn returns(&self, s: &OwareState) -> [f32; 2] {
+        if !s.over {
+            return [0.0, 0.0];
+        }
+        let d = (s.position.stores[0] as f32 - s.position.stores[1] as f32).signum();
+        [d, -d]
+    }
+    fn ply(&self, s: &OwareState) -> u32 {
+        s.ply
+    }
+    fn observe(&self, s: &OwareState, out: &mut [f32]) {
+        s.position.observe(out)
+    }
+    fn snapshot(&self, s: &OwareState) -> Snapshot {
+        s.position.snapshot()
+    }
+    fn hash(&self, s: &OwareState) -> u64 {
+        s.position.hash(s.over as u64)
+    }
+    fn notation(&self, s: &OwareState) -> String {
+        s.position.notation(&[])
+    }
+    fn parse_notation(&self, text: &str) -> Result<OwareState, ParseError> {
+        let (pos, _) = Position::parse(text, 0, self.total() as u32)?;
+        Ok(self.from_position(pos))
+    }
+    fn render(&self, s: &OwareState) -> String {
+        s.position.render(s.over)
+    }
+    fn action_name(&self, s: &OwareState, action: Action) -> String {
+        format!("{}", pit_label(s.position.to_move, action as usize))
+    }
+    fn describe(&self) -> String {
+        format!(
+            "oware@1 — Oware Abapa, move for move as OpenSpiel's `oware`.\n\
+             Board: 2 rows of 6 pits, {} seeds each; South (player 0) owns pits 0-5, North pits 6-11; South moves first.\n\
+             Move: lift all seeds of an own pit and sow them one by one counter-clockwise, never into the pit they came from.\n\
+             Capture: if the last seed lands in the opponent's row making 2 or 3, take it and the pits behind it\n\
+             (toward his first pit) while they hold 2 or 3 — unless that takes all his seeds (grand slam: no capture).\n\
+             Feeding: if the opponent has no seeds, only moves that reach his row are legal.\n\
+             End: a store above {half} wins; if the position repeats since the last capture or the player to move\n\
+             has no legal move, each player adds his own row to his store. More seeds wins; equal is a draw.\n\
+             Actions (0-5): the mover's pit counted from his own left (South: pit a, North: pit 6+a);\n\
+             OpenSpiel prints them A-F for South and a-f for North.\n\
+             Notation: `p0 … p11 | store0 store1 | to-move`.\n\
+             Observation (14 floats, mover's view): 12 pits from the mover's left (seeds/4), own store/24, opponent's store/24.",
+            self.seeds,
+            half = self.total() / 2
+        )
+    }
+}

@@ -1,0 +1,14 @@
+//! One module per `ayo` subcommand: its clap arguments (`Args`) and `run`.
+
+pub mod perft;
+pub mod replay;
+pub mod rules;
+
+use anyhow::{Context, Result};
+use ayo_env::Variant;
+
+/// The variant named on the command line (`name` or `name@version`) with `key=value,…` options.
+pub fn variant(spec: &str, options: Option<&str>) -> Result<Variant> {
+    let opts = Variant::parse_options(options.unwrap_or(""))?;
+    Variant::new(spec, &opts).with_context(|| format!("cannot load variant {spec:?}"))
+}
