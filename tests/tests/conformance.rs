@@ -1,0 +1,320 @@
+//! The conformance suite: the contract of [`Rules`] (see `env/src/rules.rs`) checked on random
+//! games of **every** preset in [`VARIANT_NAMES`], and of its match episode where the preset has
+//! an `episode=match` option. A variant added to `variants!` is covered without touching this file.
+//!
+//! Each property runs as a proptest over random seeds: the seed picks the first player and every
+//! move of a uniformly random game. At every position of the game the suite checks
+//! * seeds are conserved (`snapshot(s).total()` never changes), also after every single drop;
+//! * the mask is empty exactly when the game is over, and equals the set of actions for which
+//!   `play` succeeds on a clone; `play` on any other action in `0..=num_actions` errors and
+//!   leaves the state unchanged;
+//! * `play`, `play_unchecked` and `play_traced` reach the same state;
+//! * `returns` are 0 for both until the end and sum to 0 after it; `ply` counts the actions;
+//! * `notation(parse_notation(notation(s))) == notation(s)`, with the same snapshot and hash;
+//! * the observation has `observation_len()` finite values (every entry is written);
+//! * games end within 1000 plies (the length distribution is printed, `--nocapture` shows it);
+//! * the game's detailed [`GameRecord`] serialises to JSON and replays to the same final state
+//!   and the same per-drop boards.
+//!
+//! `PROPTEST_CASES` overrides the number of games per preset (default [`GAMES`]).
+
+use ayo_env::{
+    Action, GameRecord, PlayError, Player, Rules, Snapshot, Variant, VariantState, VARIANT_NAMES,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::cell::RefCell;
+
+/// Random games per preset and property run, unless `PROPTEST_CASES` says otherwise.
+const GAMES: u32 = 128;
+/// The ply cap every env applies (RULES.md 1); a random game must end before it.
+const MAX_PLIES: u32 = 1000;
+
+/// Every preset under test: each variant with its defaults, plus `episode=match` where the
+/// variant accepts that option.
+fn presets() -> Vec<(String, Variant)> {
+    let mut out = Vec::new();
+    for name in VARIANT_NAMES {
+        let v = Variant::new(name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e}"));
+        out.push((v.id(), v.clone()));
+        let mut m = v.clone();
+        if m.set_option("episode", "match").is_ok() {
+            out.push((format!("{} episode=match", v.id()), m));
+        }
+    }
+    out
+}
+
+fn runner() -> TestRunner {
+    let config = if std::env::var_os("PROPTEST_CASES").is_some() {
+        Config::default()
+    } else {
+        Config::with_cases(GAMES)
+    };
+    TestRunner::new(Config {
+        failure_persistence: None,
+        ..config
+    })
+}
+
+/// Runs `property` on random seeds for every preset; panics naming the preset and the seed.
+fn for_every_preset(property: impl Fn(&Variant, u64) -> Result<(), TestCaseError>) {
+    for (label, v) in presets() {
+        let mut runner = runner();
+        if let Err(e) = runner.run(&any::<u64>(), |seed| property(&v, seed)) {
+            panic!("{label}: {e}");
+        }
+    }
+}
+
+/// A uniformly random game from `seed`: the first player, then the actions, until the game
+/// ends or `MAX_PLIES` actions were played. Calls `visit(state, next action)` before each move
+/// and `visit(final state, None)` at the end.
+fn random_game(
+    v: &Variant,
+    seed: u64,
+    mut visit: impl FnMut(&VariantState, Option<Action>) -> Result<(), TestCaseError>,
+) -> Result<(Player, Vec<Action>, VariantState), TestCaseError> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let first = if rng.gen::<bool>() {
+        Player::North
+    } else {
+        Player::South
+    };
+    let mut s = v.start(first);
+    let mut actions = Vec::new();
+    while !v.is_terminal(&s) && (actions.len() as u32) < MAX_PLIES {
+        let mask = v.legal_mask(&s);
+        let a = mask
+            .nth(rng.gen_range(0..mask.count()))
+            .ok_or_else(|| TestCaseError::fail("a live game has an empty mask"))?;
+        visit(&s, Some(a))?;
+        v.play_unchecked(&mut s, a);
+        actions.push(a);
+    }
+    visit(&s, None)?;
+    Ok((first, actions, s))
+}
+
+fn fail(msg: String) -> TestCaseError {
+    TestCaseError::fail(msg)
+}
+
+#[test]
+fn seeds_are_conserved_at_every_step_and_every_drop() {
+    for_every_preset(|v, seed| {
+        let total = v.snapshot(&v.start(Player::South)).total();
+        random_game(v, seed, |s, next| {
+            let snap = v.snapshot(s);
+            prop_assert_eq!(snap.total(), total, "board {} at ply {}", snap, v.ply(s));
+            if let Some(a) = next {
+                let drops = v
+                    .play_traced(&mut s.clone(), a)
+                    .map_err(|e| fail(format!("legal action refused: {e}")))?;
+                prop_assert!(!drops.is_empty(), "action {} drops nothing", a);
+                for d in &drops {
+                    prop_assert_eq!(d.total(), total, "drop board {} of action {}", d, a);
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn mask_equals_the_actions_play_accepts_and_refusals_change_nothing() {
+    for_every_preset(|v, seed| {
+        let n = v.num_actions();
+        prop_assert!(n <= 64, "{} actions is more than a 64-bit mask holds", n);
+        random_game(v, seed, |s, _| {
+            let mask = v.legal_mask(s);
+            prop_assert_eq!(mask.is_empty(), v.to_play(s).is_none(), "mask {:?}", mask);
+            prop_assert_eq!(mask.0 >> n, 0, "mask {:?} outside 0..{}", mask, n);
+            // One past the action space must be refused too.
+            for a in 0..=n as Action {
+                let mut t = s.clone();
+                match v.play(&mut t, a) {
+                    Ok(()) => {
+                        prop_assert!(mask.contains(a), "play accepted {} outside {:?}", a, mask)
+                    }
+                    Err(e) => {
+                        prop_assert!(!mask.contains(a), "play refused legal {}: {}", a, e);
+                        prop_assert_eq!(&t, s, "refused action {} changed the state", a);
+                        let expected = if a as usize >= n {
+                            matches!(e, PlayError::OutOfRange { .. })
+                        } else if v.is_terminal(s) {
+                            matches!(e, PlayError::GameOver { .. })
+                        } else {
+                            matches!(e, PlayError::Illegal { .. })
+                        };
+                        prop_assert!(expected, "action {} refused with the wrong error: {}", a, e);
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn play_agrees_with_play_unchecked_and_play_traced() {
+    for_every_preset(|v, seed| {
+        random_game(v, seed, |s, _| {
+            for a in v.legal_mask(s).iter() {
+                let (mut checked, mut unchecked, mut traced) = (s.clone(), s.clone(), s.clone());
+                v.play(&mut checked, a).map_err(|e| fail(format!("{e}")))?;
+                v.play_unchecked(&mut unchecked, a);
+                v.play_traced(&mut traced, a)
+                    .map_err(|e| fail(format!("{e}")))?;
+                prop_assert_eq!(&checked, &unchecked, "action {} from {}", a, v.notation(s));
+                prop_assert_eq!(&checked, &traced, "action {} from {}", a, v.notation(s));
+                prop_assert_eq!(v.ply(&checked), v.ply(s) + 1, "ply after action {}", a);
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn returns_are_zero_until_the_end_and_sum_to_zero_after() {
+    for_every_preset(|v, seed| {
+        random_game(v, seed, |s, _| {
+            let r = v.returns(s);
+            if v.is_terminal(s) {
+                prop_assert_eq!(r[0] + r[1], 0.0, "returns {:?}", r);
+                prop_assert!(r[0].abs() <= 1.0, "returns {:?} outside [-1, 1]", r);
+            } else {
+                prop_assert_eq!(r, [0.0, 0.0], "returns of a live game");
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn notation_round_trips_with_the_same_board_and_hash() {
+    for_every_preset(|v, seed| {
+        random_game(v, seed, |s, _| {
+            let text = v.notation(s);
+            let parsed = v
+                .parse_notation(&text)
+                .map_err(|e| fail(format!("own notation refused: {e}")))?;
+            prop_assert_eq!(v.notation(&parsed), text.clone());
+            prop_assert_eq!(v.snapshot(&parsed), v.snapshot(s), "{}", text);
+            prop_assert_eq!(v.to_play(&parsed), v.to_play(s), "{}", text);
+            prop_assert_eq!(v.hash(&parsed), v.hash(s), "{}", text);
+            if !v.is_terminal(s) {
+                prop_assert_eq!(v.legal_mask(&parsed), v.legal_mask(s), "{}", text);
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn observation_has_observation_len_finite_values() {
+    for_every_preset(|v, seed| {
+        let len = v.observation_len();
+        random_game(v, seed, |s, _| {
+            // NaN first, so an entry the variant forgets to write is caught.
+            let mut obs = vec![f32::NAN; len];
+            v.observe(s, &mut obs);
+            prop_assert!(
+                obs.iter().all(|x| x.is_finite()),
+                "observation {:?} of {}",
+                obs,
+                v.notation(s)
+            );
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
+fn random_games_end_within_the_ply_cap() {
+    let mut summary = Vec::new();
+    for (label, v) in presets() {
+        let lengths = RefCell::new(Vec::new());
+        let mut runner = runner();
+        let result = runner.run(&any::<u64>(), |seed| {
+            let (_, actions, end) = random_game(&v, seed, |_, _| Ok(()))?;
+            prop_assert!(
+                v.is_terminal(&end),
+                "game not over after {} plies: {}",
+                MAX_PLIES,
+                v.notation(&end)
+            );
+            lengths.borrow_mut().push(actions.len());
+            Ok(())
+        });
+        if let Err(e) = result {
+            panic!("{label}: {e}");
+        }
+        let mut l = lengths.into_inner();
+        l.sort_unstable();
+        summary.push(format!(
+            "{label}: {} games, plies min {} median {} max {}",
+            l.len(),
+            l[0],
+            l[l.len() / 2],
+            l[l.len() - 1]
+        ));
+    }
+    eprintln!("random game lengths:\n  {}", summary.join("\n  "));
+}
+
+#[test]
+fn detailed_records_serialise_and_replay_to_the_same_final_state() {
+    for_every_preset(|v, seed| {
+        let mut drops: Vec<Vec<Snapshot>> = Vec::new();
+        let (first, actions, end) = random_game(v, seed, |s, next| {
+            if let Some(a) = next {
+                drops.push(
+                    v.play_traced(&mut s.clone(), a)
+                        .map_err(|e| fail(format!("{e}")))?,
+                );
+            }
+            Ok(())
+        })?;
+        let mut record = GameRecord::new(v, first, None, true);
+        let mut s = v.start(first);
+        for &a in &actions {
+            record
+                .play(v, &mut s, a)
+                .map_err(|e| fail(format!("record refused action {a}: {e}")))?;
+        }
+        if !v.is_terminal(&s) {
+            record.finish(v, &s, true);
+        }
+        prop_assert_eq!(&s, &end);
+        let json = record.to_json();
+        let back = GameRecord::from_json(&json).map_err(|e| fail(format!("{e}\n{json}")))?;
+        prop_assert_eq!(&back, &record);
+        let replay = back.replay().map_err(|e| fail(format!("{e}")))?;
+        prop_assert_eq!(replay.states.len(), actions.len() + 1);
+        prop_assert_eq!(replay.states.last().unwrap(), &end);
+        prop_assert_eq!(&replay.drops, &drops);
+        prop_assert_eq!(record.drops.as_ref(), Some(&drops));
+        Ok(())
+    });
+}
+
+#[test]
+fn every_variant_name_loads_with_and_without_version() {
+    for name in VARIANT_NAMES {
+        let v = Variant::new(name, &[]).unwrap();
+        assert_eq!(v.name(), *name);
+        assert_eq!(&v.id().parse::<Variant>().unwrap(), &v);
+        assert!(v.num_actions() <= 64, "{name}");
+        assert!(!v.describe().is_empty(), "{name}");
+        assert!(format!("{name}@0").parse::<Variant>().is_err());
+    }
+}
