@@ -40,6 +40,14 @@ impl Position {
         }
     }
 
+    /// The result from each player's view by the stores: +1 more seeds, −1 fewer, 0 equal.
+    /// (Not `f32::signum`, which gives +1 for a difference of 0.)
+    #[inline]
+    pub fn result(&self) -> [f32; 2] {
+        let d = (self.stores[0] as i32 - self.stores[1] as i32).signum() as f32;
+        [d, -d]
+    }
+
     pub fn snapshot(&self) -> Snapshot {
         Snapshot {
             pits: self.pits.to_vec(),

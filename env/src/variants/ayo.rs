@@ -213,8 +213,7 @@ impl Rules for Ayo {
         if !s.over {
             return [0.0, 0.0];
         }
-        let d = (s.position.stores[0] as f32 - s.position.stores[1] as f32).signum();
-        [d, -d]
+        s.position.result()
     }
     fn ply(&self, s: &AyoState) -> u32 {
         s.ply
