@@ -2,7 +2,8 @@
 //!
 //! Pure rules, boards and batches; nothing of torch. One [`Rules`] trait that every variant
 //! implements (one file per variant in [`variants`]), a runtime [`Variant`] enum that
-//! dispatches to them, [`GameRecord`]s, [`perft`], and the [`Agent`] abstraction.
+//! dispatches to them, [`GameRecord`]s, [`perft`], the [`Agent`] abstraction with the classic
+//! baseline [`agents`], and the vectorised environment [`VecEnv`].
 //!
 //! ```
 //! use ayo_env::{perft, Player, Rules, Variant};
@@ -12,16 +13,19 @@
 
 pub mod action;
 pub mod agent;
+pub mod agents;
 pub mod board;
 pub mod error;
 pub mod perft;
 pub mod player;
 pub mod record;
 pub mod repetition;
+pub mod rng;
 pub mod rules;
 pub mod two_row;
 pub mod variant;
 pub mod variants;
+pub mod vec_env;
 
 pub use action::{Action, ActionMask};
 pub use agent::{Agent, Analysis};
@@ -31,3 +35,4 @@ pub use player::{ByPlayer, Player};
 pub use record::{GameRecord, Outcome, Replay};
 pub use rules::{DropTrace, NoTrace, Rules, Snapshot, Trace};
 pub use variant::{Variant, VariantState, VARIANT_NAMES};
+pub use vec_env::{Buffers, FirstPlayer, StepOut, VecEnv, VecEnvConfig, VecEnvError};

@@ -1,0 +1,254 @@
+//! `alphabeta:D`: negamax with alpha-beta pruning, iterative deepening, move ordering and a
+//! transposition table keyed by [`Rules::hash`].
+//!
+//! The score of a position is the score difference (mover's seeds minus the opponent's), and
+//! exactly ±[`WIN`] (less the plies played, so quicker wins and slower losses are preferred)
+//! plus the final difference when the game is over. Turns with several decisions by the same
+//! player (Yao) are handled by negating a child's value only when the player to move changes.
+
+use crate::action::Action;
+use crate::agent::{Agent, Analysis};
+use crate::player::Player;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::variant::{Variant, VariantState};
+
+/// The score of a won game (before the ply and score-difference adjustments).
+pub const WIN: i32 = 1_000_000;
+const INF: i32 = i32::MAX - 1;
+/// Transposition-table entries (16 bytes each: 4 MiB).
+const TT_SIZE: usize = 1 << 18;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    /// The true value is at least the stored score (a beta cut-off).
+    Lower,
+    /// The true value is at most the stored score (no move raised alpha).
+    Upper,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    best: Action,
+}
+
+/// Alpha-beta search to a fixed depth in plies.
+#[derive(Clone, Debug)]
+pub struct AlphaBeta {
+    depth: u32,
+    rng: Rng,
+    tt: Vec<Option<Entry>>,
+    nodes: u64,
+}
+
+impl AlphaBeta {
+    pub fn new(depth: u32, seed: u64) -> Self {
+        AlphaBeta {
+            depth: depth.max(1),
+            rng: Rng::stream(seed, &[0x6162]),
+            tt: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// The best action in the live game `s` at the full depth, its score from the mover's view
+    /// and the nodes searched. Among equally good root actions the choice is random.
+    pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, i32, u64) {
+        if self.tt.is_empty() {
+            self.tt = vec![None; TT_SIZE];
+        }
+        self.nodes = 0;
+        let mover = rules.to_play(s).expect("alpha-beta searches a live game");
+        let mut moves: Vec<(Action, R::State)> = rules
+            .legal_mask(s)
+            .iter()
+            .map(|a| {
+                let mut child = s.clone();
+                rules.play_unchecked(&mut child, a);
+                (a, child)
+            })
+            .collect();
+        self.rng.shuffle(&mut moves);
+        let mut best = (moves[0].0, -INF);
+        for depth in 1..=self.depth {
+            // The previous iteration's best move is searched first; the rest keep their order.
+            if let Some(i) = moves.iter().position(|(a, _)| *a == best.0) {
+                moves[..=i].rotate_right(1);
+            }
+            let mut alpha = -INF;
+            let mut iteration_best = best;
+            iteration_best.1 = -INF;
+            for (a, child) in &moves {
+                let v = self.value(rules, child, mover, depth - 1, alpha, INF);
+                if v > iteration_best.1 {
+                    iteration_best = (*a, v);
+                }
+                alpha = alpha.max(v);
+            }
+            best = iteration_best;
+        }
+        (best.0, best.1, self.nodes)
+    }
+
+    /// The value of `child` from the view of `parent_mover`, searched `depth` more plies.
+    fn value<R: Rules>(
+        &mut self,
+        rules: &R,
+        child: &R::State,
+        parent_mover: Player,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        match rules.to_play(child) {
+            None => terminal_score(rules, child, parent_mover),
+            Some(_) if depth == 0 => score_difference(rules, child, parent_mover),
+            Some(m) if m == parent_mover => self.negamax(rules, child, depth, alpha, beta),
+            Some(_) => -self.negamax(rules, child, depth, -beta, -alpha),
+        }
+    }
+
+    /// The value of the live game `s` from its mover's view, `depth ≥ 1` plies deep.
+    fn negamax<R: Rules>(
+        &mut self,
+        rules: &R,
+        s: &R::State,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        let key = rules.hash(s);
+        let slot = key as usize & (TT_SIZE - 1);
+        let mut tt_move = None;
+        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
+            tt_move = Some(e.best);
+            if e.depth as u32 >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower => alpha = alpha.max(e.score),
+                    Bound::Upper => beta = beta.min(e.score),
+                }
+                if alpha >= beta {
+                    return e.score;
+                }
+            }
+        }
+        let mover = rules.to_play(s).expect("negamax searches a live game");
+        // Move ordering: the table's move first, then the best immediate score difference.
+        let mut children: Vec<(i32, Action, R::State)> = rules
+            .legal_mask(s)
+            .iter()
+            .map(|a| {
+                let mut child = s.clone();
+                rules.play_unchecked(&mut child, a);
+                let order = if Some(a) == tt_move {
+                    INF
+                } else {
+                    score_difference(rules, &child, mover)
+                };
+                (order, a, child)
+            })
+            .collect();
+        children.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+
+        let alpha_before = alpha;
+        let mut best = (children[0].1, -INF);
+        for (_, a, child) in &children {
+            let v = self.value(rules, child, mover, depth - 1, alpha, beta);
+            if v > best.1 {
+                best = (*a, v);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best.1 <= alpha_before {
+            Bound::Upper
+        } else if best.1 >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt[slot] = Some(Entry {
+            key,
+            score: best.1,
+            depth: depth.min(255) as u8,
+            bound,
+            best: best.0,
+        });
+        best.1
+    }
+}
+
+/// `view`'s score minus the opponent's.
+fn score_difference<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
+    let scores = rules.scores(s);
+    scores[view.index()] - scores[(!view).index()]
+}
+
+/// The exact value of a finished game from `view`: ±(WIN − plies) plus the score difference.
+fn terminal_score<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
+    let result = rules.returns(s)[view.index()];
+    let ply = rules.ply(s).min(WIN as u32 / 2) as i32;
+    let outcome = if result > 0.0 {
+        WIN - ply
+    } else if result < 0.0 {
+        -(WIN - ply)
+    } else {
+        0
+    };
+    outcome + score_difference(rules, s, view)
+}
+
+/// A search score as a value in [-1, 1]: ±1 for a proven result, else a squashed difference.
+pub fn score_to_value(score: i32) -> f32 {
+    if score.abs() >= WIN / 2 {
+        score.signum() as f32
+    } else {
+        (score as f32 / 8.0).tanh()
+    }
+}
+
+impl Agent for AlphaBeta {
+    fn name(&self) -> String {
+        format!("alphabeta:{}", self.depth)
+    }
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
+        states
+            .iter()
+            .map(|s| {
+                let (a, score, nodes) = self.search(rules, s);
+                let value = Some(score_to_value(score));
+                (a, Analysis { value, work: nodes })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::oware::Oware;
+
+    #[test]
+    fn takes_the_capture_of_three() {
+        // Only South's pit F (action 5, one seed) ends in North's pit 6, making 3 there.
+        let oware = Oware::default();
+        let s = oware
+            .parse_notation("4 4 3 4 1 1 2 4 4 4 4 4 | 8 1 | 0")
+            .unwrap();
+        let (a, score, _) = AlphaBeta::new(1, 1).search(&oware, &s);
+        assert_eq!((a, score), (5, 11 - 1));
+    }
+}

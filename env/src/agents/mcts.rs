@@ -1,0 +1,171 @@
+//! `mcts:N`: UCT (upper confidence bounds applied to trees) with uniformly random rollouts.
+//!
+//! Each simulation descends the tree by UCB1 from the view of the player choosing at each node,
+//! adds one new child, plays a random game from it to the end, and adds the result of the
+//! player who chose each edge to that edge's child. Results are per player, so turns with
+//! several decisions by the same player need no special case. The most visited root action is
+//! played.
+
+use crate::action::{Action, ActionMask};
+use crate::agent::{Agent, Analysis};
+use crate::player::Player;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::variant::{Variant, VariantState};
+
+/// A rollout longer than this many plies is scored by the sign of the score difference.
+const MAX_ROLLOUT: u32 = 2000;
+
+/// UCT search with random rollouts, a fixed number of simulations per move.
+#[derive(Clone, Debug)]
+pub struct Mcts {
+    simulations: u32,
+    /// The exploration constant of UCB1 (results lie in [-1, 1]).
+    pub exploration: f32,
+    rng: Rng,
+}
+
+struct Node<S> {
+    state: S,
+    /// The player to move here, `None` when the game is over.
+    mover: Option<Player>,
+    /// The action that led here from the parent.
+    action: Action,
+    parent: u32,
+    children: Vec<u32>,
+    untried: ActionMask,
+    visits: u32,
+    /// Sum of the results of the parent's mover over the simulations through this node.
+    total: f32,
+}
+
+impl Mcts {
+    pub fn new(simulations: u32, seed: u64) -> Self {
+        Mcts {
+            simulations: simulations.max(1),
+            exploration: 2.0,
+            rng: Rng::stream(seed, &[0x6d63_7473]),
+        }
+    }
+
+    /// The most visited root action of the live game `s` and its mean result for the mover.
+    pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, f32) {
+        let root_mask = rules.legal_mask(s);
+        let mut nodes = vec![Node {
+            state: s.clone(),
+            mover: rules.to_play(s),
+            action: 0,
+            parent: u32::MAX,
+            children: Vec::new(),
+            untried: root_mask,
+            visits: 0,
+            total: 0.0,
+        }];
+        for _ in 0..self.simulations {
+            // Selection: descend through fully expanded nodes.
+            let mut n = 0usize;
+            while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
+                n = self.select(&nodes, n);
+            }
+            // Expansion: one untried action, chosen at random.
+            if !nodes[n].untried.is_empty() {
+                let a = self.rng.pick(nodes[n].untried);
+                nodes[n].untried.0 &= !(1u64 << a);
+                let mut state = nodes[n].state.clone();
+                rules.play_unchecked(&mut state, a);
+                let child = Node {
+                    mover: rules.to_play(&state),
+                    untried: rules.legal_mask(&state),
+                    state,
+                    action: a,
+                    parent: n as u32,
+                    children: Vec::new(),
+                    visits: 0,
+                    total: 0.0,
+                };
+                nodes.push(child);
+                let c = nodes.len() - 1;
+                nodes[n].children.push(c as u32);
+                n = c;
+            }
+            // Rollout, then backpropagation of each player's result.
+            let result = self.rollout(rules, &nodes[n].state);
+            loop {
+                nodes[n].visits += 1;
+                let parent = nodes[n].parent;
+                if parent == u32::MAX {
+                    break;
+                }
+                let chooser = nodes[parent as usize].mover.expect("a parent is live");
+                nodes[n].total += result[chooser.index()];
+                n = parent as usize;
+            }
+        }
+        let best = nodes[0]
+            .children
+            .iter()
+            .map(|&c| &nodes[c as usize])
+            .max_by_key(|c| c.visits)
+            .expect("a live root has children");
+        (best.action, best.total / best.visits.max(1) as f32)
+    }
+
+    /// The child of `n` with the highest UCB1 score from the view of `n`'s mover.
+    fn select<S>(&self, nodes: &[Node<S>], n: usize) -> usize {
+        let log_n = (nodes[n].visits.max(1) as f32).ln();
+        let mut best = (0, f32::NEG_INFINITY);
+        for &c in &nodes[n].children {
+            let child = &nodes[c as usize];
+            let v = child.visits as f32;
+            let ucb = child.total / v + self.exploration * (log_n / v).sqrt();
+            if ucb > best.1 {
+                best = (c as usize, ucb);
+            }
+        }
+        best.0
+    }
+
+    /// Each player's result of a uniformly random game from `s`.
+    fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State) -> [f32; 2] {
+        let mut s = s.clone();
+        for _ in 0..MAX_ROLLOUT {
+            let mask = rules.legal_mask(&s);
+            if mask.is_empty() {
+                return rules.returns(&s);
+            }
+            rules.play_unchecked(&mut s, self.rng.pick(mask));
+        }
+        if rules.to_play(&s).is_none() {
+            return rules.returns(&s);
+        }
+        let [a, b] = rules.scores(&s);
+        let d = (a - b).signum() as f32;
+        [d, -d]
+    }
+}
+
+impl Agent for Mcts {
+    fn name(&self) -> String {
+        format!("mcts:{}", self.simulations)
+    }
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
+        states
+            .iter()
+            .map(|s| {
+                let (a, value) = self.search(rules, s);
+                let work = self.simulations as u64;
+                (
+                    a,
+                    Analysis {
+                        value: Some(value),
+                        work,
+                    },
+                )
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,51 @@
+//! `random`: a uniformly random legal action.
+
+use crate::action::Action;
+use crate::agent::{Agent, Analysis};
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::variant::{Variant, VariantState};
+
+/// Plays a uniformly random legal action.
+#[derive(Clone, Debug)]
+pub struct Random {
+    rng: Rng,
+}
+
+impl Random {
+    pub fn new(seed: u64) -> Self {
+        Random {
+            rng: Rng::stream(seed, &[0x7261_6e64]),
+        }
+    }
+
+    /// A uniformly random legal action of the live game `s`.
+    pub fn choose_in<R: Rules>(&mut self, rules: &R, s: &R::State) -> Action {
+        self.rng.pick(rules.legal_mask(s))
+    }
+}
+
+impl Agent for Random {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
+        states
+            .iter()
+            .map(|s| {
+                let a = self.choose_in(rules, s);
+                (
+                    a,
+                    Analysis {
+                        value: None,
+                        work: 0,
+                    },
+                )
+            })
+            .collect()
+    }
+}

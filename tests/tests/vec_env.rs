@@ -1,0 +1,290 @@
+//! The vectorised environment against N scalar games, and its contract: auto-reset, truncation,
+//! illegal actions, final observations, thread determinism.
+
+use ayo_env::vec_env::AUTORESET_MODE;
+use ayo_env::{
+    Action, Buffers, FirstPlayer, Player, Rules, Variant, VecEnv, VecEnvConfig, VecEnvError,
+    VARIANT_NAMES,
+};
+
+fn env(name: &str, num_envs: usize, threads: usize, max_plies: Option<u32>) -> VecEnv {
+    let config = VecEnvConfig {
+        num_envs,
+        threads,
+        seed: 42,
+        max_plies,
+        first: FirstPlayer::Alternate,
+    };
+    VecEnv::from_spec(name, &[], config).unwrap()
+}
+
+/// Every buffer of every step of a random run, for comparing runs.
+fn run(name: &str, threads: usize, steps: usize) -> Vec<Buffers> {
+    let mut e = env(name, 300, threads, Some(150));
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    let mut out = vec![buf.clone()];
+    let mut actions = vec![0; e.num_envs()];
+    for _ in 0..steps {
+        e.sample_actions(&mut actions);
+        e.step(&actions, &mut buf.view_mut()).unwrap();
+        out.push(buf.clone());
+    }
+    out
+}
+
+#[test]
+fn n_games_in_vec_env_equal_n_scalar_games_move_for_move() {
+    for name in VARIANT_NAMES {
+        let rules: Variant = name.parse().unwrap();
+        let max_plies = 150;
+        let mut e = env(name, 300, 2, Some(max_plies));
+        let n = e.num_envs();
+        let mut buf = Buffers::new(&e);
+        e.reset(None, &mut buf.view_mut()).unwrap();
+        // Game i's episode k starts with player (i + k) mod 2.
+        let mut episodes = vec![0usize; n];
+        let mut games: Vec<_> = (0..n).map(|i| rules.start(Player::BOTH[i % 2])).collect();
+        let mut actions = vec![0; n];
+        let mut obs = vec![0.0; rules.observation_len()];
+        let mut finished = 0;
+        for step in 0..400 {
+            for (i, game) in games.iter().enumerate() {
+                let ctx = format!("{name}: game {i} before step {step}");
+                rules.observe(game, &mut obs);
+                assert_eq!(buf.obs.row(i).to_vec(), obs, "{ctx}: observation");
+                let mask: Vec<Action> = (0..rules.num_actions() as Action)
+                    .filter(|&a| buf.mask[[i, a as usize]])
+                    .collect();
+                assert_eq!(mask, rules.legal_actions(game), "{ctx}: mask");
+                assert_eq!(
+                    Some(buf.to_play[i] as usize),
+                    rules.to_play(game).map(Player::index),
+                    "{ctx}: player to move"
+                );
+            }
+            e.sample_actions(&mut actions);
+            e.step(&actions, &mut buf.view_mut()).unwrap();
+            for (i, game) in games.iter_mut().enumerate() {
+                let ctx = format!("{name}: game {i} at step {step}");
+                rules.play(game, actions[i]).unwrap();
+                let over = rules.is_terminal(game);
+                let cut = !over && rules.ply(game) >= max_plies;
+                assert_eq!(buf.terminated[i], over, "{ctx}: terminated");
+                assert_eq!(buf.truncated[i], cut, "{ctx}: truncated");
+                let reward = if over { rules.returns(game) } else { [0.0; 2] };
+                assert_eq!(buf.rewards.row(i).to_vec(), reward, "{ctx}: rewards");
+                if over || cut {
+                    assert_eq!(e.final_state(i), Some(&*game), "{ctx}: final state");
+                    assert_eq!(e.final_returns(i), reward, "{ctx}: final returns");
+                    episodes[i] += 1;
+                    *game = rules.start(Player::BOTH[(i + episodes[i]) % 2]);
+                    finished += 1;
+                }
+                assert_eq!(e.state(i), &*game, "{ctx}: state");
+            }
+        }
+        assert!(finished > 0, "{name}: no game finished in 400 steps");
+    }
+}
+
+#[test]
+fn one_and_two_threads_give_identical_results() {
+    for name in VARIANT_NAMES {
+        assert!(run(name, 1, 300) == run(name, 2, 300), "{name}");
+    }
+}
+
+#[test]
+fn the_autoreset_mode_is_same_step() {
+    assert_eq!(AUTORESET_MODE, "same-step");
+    assert_eq!(env("oware", 1, 1, None).autoreset_mode(), "same-step");
+}
+
+#[test]
+fn a_finished_game_is_replaced_in_the_same_step_and_its_final_observation_kept() {
+    let oware: Variant = "oware".parse().unwrap();
+    let mut e = env("oware", 16, 1, None);
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    let mut actions = vec![0; 16];
+    let mut seen = 0;
+    for _ in 0..5000 {
+        e.sample_actions(&mut actions);
+        e.step(&actions, &mut buf.view_mut()).unwrap();
+        for i in (0..16).filter(|&i| buf.terminated[i]) {
+            seen += 1;
+            // The row already shows the new game's start.
+            let first = Player::BOTH[(i + e.episode(i) as usize) % 2];
+            let mut start_obs = vec![0.0; 14];
+            oware.observe(&oware.start(first), &mut start_obs);
+            assert_eq!(buf.obs.row(i).to_vec(), start_obs);
+            assert_eq!(buf.obs.row(i).sum(), 12.0, "12 pits of 4 seeds, each / 4");
+            assert_eq!(buf.to_play[i] as usize, first.index());
+            assert_eq!(oware.ply(e.state(i)), 0);
+            assert!(buf.mask.row(i).iter().all(|&m| m), "every pit is full");
+            // The final observation: rows collected, every seed in a store (each / 24).
+            let fin = e.final_observation(i);
+            assert!(fin[..12].iter().all(|&x| x == 0.0), "{fin:?}");
+            assert_eq!((fin[12] + fin[13]) * 24.0, 48.0, "{fin:?}");
+            assert_eq!(e.final_observations().row(i).to_vec(), fin);
+            // Rewards are each player's result, kept as the final returns.
+            let stores = oware.scores(e.final_state(i).unwrap());
+            let win = (stores[0] - stores[1]).signum() as f32;
+            assert_eq!(buf.rewards.row(i).to_vec(), vec![win, -win]);
+            assert_eq!(e.final_returns(i), [win, -win]);
+        }
+        if seen >= 20 {
+            return;
+        }
+    }
+    panic!("only {seen} games ended");
+}
+
+#[test]
+fn a_game_is_truncated_at_the_ply_cap() {
+    let mut e = env("oware", 8, 1, Some(10));
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    let mut actions = vec![0; 8];
+    for step in 1..=10 {
+        e.sample_actions(&mut actions);
+        e.step(&actions, &mut buf.view_mut()).unwrap();
+        for i in 0..8 {
+            assert!(!buf.terminated[i], "oware cannot end within 10 plies");
+            assert_eq!(buf.truncated[i], step == 10, "game {i} step {step}");
+        }
+    }
+    for i in 0..8 {
+        assert_eq!(buf.rewards.row(i).to_vec(), vec![0.0, 0.0]);
+        assert_eq!(e.final_returns(i), [0.0, 0.0]);
+        let fin = e.final_state(i).unwrap();
+        assert_eq!(e.rules().ply(fin), 10);
+        assert!(
+            !e.rules().is_terminal(fin),
+            "a truncated game is still live"
+        );
+        assert_eq!(e.rules().ply(e.state(i)), 0);
+        assert_eq!(e.episode(i), 1);
+    }
+}
+
+#[test]
+fn an_illegal_action_in_a_batch_names_the_game_and_changes_nothing() {
+    let mut e = env("oware", 6, 2, None);
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    // Games 0, 2, 4 start with South, games 1, 3, 5 with North; after two moves of pit 0 by
+    // each side, pit 0 of the player to move is empty.
+    let zeros = vec![0; 6];
+    e.step(&zeros, &mut buf.view_mut()).unwrap();
+    e.step(&zeros, &mut buf.view_mut()).unwrap();
+    let states = e.states().to_vec();
+    let before = buf.clone();
+    let mut actions: Vec<Action> = (0..6).map(|i| e.legal_mask(i).nth(0).unwrap()).collect();
+    actions[3] = 0;
+    actions[4] = 9;
+    let err = e.step(&actions, &mut buf.view_mut()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            VecEnvError::Illegal {
+                game: 3,
+                action: 0,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("game 3") && text.contains("action 0"),
+        "{text}"
+    );
+    assert_eq!(e.states(), states.as_slice(), "no game changed");
+    assert_eq!(buf, before, "no buffer written");
+
+    let err = e.step(&actions[..5], &mut buf.view_mut()).unwrap_err();
+    assert_eq!(
+        err,
+        VecEnvError::ActionCount {
+            expected: 6,
+            found: 5
+        }
+    );
+    assert_eq!(e.states(), states.as_slice(), "no game changed");
+}
+
+#[test]
+fn a_buffer_of_the_wrong_shape_is_refused() {
+    let mut e = env("oware", 4, 1, None);
+    let mut buf = Buffers::new(&e);
+    buf.obs = ndarray::Array2::zeros((4, 13));
+    let err = e.reset(None, &mut buf.view_mut()).unwrap_err();
+    assert_eq!(
+        err,
+        VecEnvError::Buffer {
+            name: "obs",
+            expected: vec![4, 14],
+            found: vec![4, 13]
+        }
+    );
+}
+
+#[test]
+fn the_first_player_can_be_fixed_alternating_or_random() {
+    let starters = |first: FirstPlayer, seed: u64| -> Vec<u8> {
+        let config = VecEnvConfig {
+            num_envs: 64,
+            threads: 1,
+            seed,
+            max_plies: None,
+            first,
+        };
+        let mut e = VecEnv::from_spec("oware", &[], config).unwrap();
+        let mut buf = Buffers::new(&e);
+        e.reset(None, &mut buf.view_mut()).unwrap();
+        buf.to_play.to_vec()
+    };
+    assert!(starters(FirstPlayer::Fixed(Player::North), 0)
+        .iter()
+        .all(|&p| p == 1));
+    let alternate = starters(FirstPlayer::Alternate, 0);
+    assert!(alternate
+        .iter()
+        .enumerate()
+        .all(|(i, &p)| p as usize == i % 2));
+    let random = starters(FirstPlayer::Random, 5);
+    assert_eq!(
+        random,
+        starters(FirstPlayer::Random, 5),
+        "same seed, same draw"
+    );
+    assert_ne!(random, starters(FirstPlayer::Random, 6));
+    let norths = random.iter().filter(|&&p| p == 1).count();
+    assert!((16..=48).contains(&norths), "{norths} of 64 North");
+    assert_eq!(
+        "alternate".parse::<FirstPlayer>().unwrap(),
+        FirstPlayer::Alternate
+    );
+    assert!("west".parse::<FirstPlayer>().is_err());
+}
+
+#[test]
+fn variant_options_pass_through() {
+    let opts = vec![("seeds".to_string(), "3".to_string())];
+    let config = VecEnvConfig {
+        num_envs: 2,
+        threads: 1,
+        ..VecEnvConfig::default()
+    };
+    let mut e = VecEnv::from_spec("oware", &opts, config).unwrap();
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    assert_eq!(buf.obs[[0, 0]], 0.75, "3 seeds / 4");
+    let bad = vec![("seeds".to_string(), "9".to_string())];
+    assert!(matches!(
+        VecEnv::from_spec("oware", &bad, VecEnvConfig::default()),
+        Err(VecEnvError::Variant(_))
+    ));
+}
