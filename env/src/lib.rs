@@ -17,6 +17,7 @@ pub mod agents;
 pub mod board;
 pub mod error;
 pub mod perft;
+pub mod rating;
 pub mod player;
 pub mod record;
 pub mod repetition;

@@ -1,0 +1,741 @@
+//! Ratings from paired games: Bradley–Terry Elo with bootstrap intervals, likelihood of
+//! superiority, cross-tables, pentanomial counts and the pentanomial SPRT.
+//!
+//! Pure statistics (no games, no torch), so it lives in `ayo-env` and its tests run fast;
+//! `ayo tournament` and evaluation during training use it.
+//!
+//! Games come in **pairs**: the same opening played twice, each player once in each seat
+//! (mancala's first-move advantage makes this essential). A pair is the unit of sampling:
+//! the bootstrap resamples pairs, and the SPRT counts pair scores (the *pentanomial* model:
+//! a pair scores 0, ½, 1, 1½ or 2 points), because the two games of a pair are not independent.
+//!
+//! * Elo is logistic: a player `d` Elo stronger expects the score `1 / (1 + 10^(−d/400))`.
+//! * [`bradley_terry`] is the maximum-likelihood fit of that model to every game at once
+//!   (draws count as half a point), found by Hunter's MM iteration. Each pairing that was
+//!   played also gets [`RateConfig::prior_draws`] virtual drawn games (as BayesElo's prior), so
+//!   a player who won every game still gets a finite rating; with hundreds of games its effect
+//!   is a fraction of an Elo point.
+//! * [`rate`] anchors the ratings on one player (its Elo is 0 by definition), and draws 95 %
+//!   intervals and the likelihood of superiority from a bootstrap that resamples game pairs
+//!   within each pairing (the design of the tournament is kept).
+//! * [`Sprt`] is fastchess's pentanomial SPRT with logistic Elo bounds: the log-likelihood ratio
+//!   of `elo1` against `elo0` under the maximum-likelihood pentanomial distributions whose mean
+//!   score is fixed at each hypothesis (M. Van den Bergh, *Comments on Normalized Elo*, prop. 1.1).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// The expected score of a player `elo` Elo stronger than his opponent.
+pub fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference that gives the expected score `score` (infinite at 0 and 1).
+pub fn elo_of_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Two games between players `a` and `b` (indices into the player list) from the same opening:
+/// `points[0]` is what `a` scored sitting South, `points[1]` sitting North (1, ½ or 0 each).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GamePair {
+    pub a: usize,
+    pub b: usize,
+    pub points: [f64; 2],
+}
+
+impl GamePair {
+    /// `a`'s score over both games, 0 to 2 in half points.
+    pub fn score(&self) -> f64 {
+        self.points[0] + self.points[1]
+    }
+
+    /// The pair from `b`'s side.
+    pub fn flipped(&self) -> GamePair {
+        GamePair {
+            a: self.b,
+            b: self.a,
+            points: [1.0 - self.points[1], 1.0 - self.points[0]],
+        }
+    }
+}
+
+/// Games and points per pairing, the sufficient statistics of the Bradley–Terry model.
+#[derive(Clone, Debug)]
+struct Totals {
+    /// `games[i][j]`: games between `i` and `j` (symmetric).
+    games: Vec<Vec<f64>>,
+    /// `points[i][j]`: what `i` scored against `j`.
+    points: Vec<Vec<f64>>,
+}
+
+impl Totals {
+    fn new(n: usize) -> Self {
+        Totals {
+            games: vec![vec![0.0; n]; n],
+            points: vec![vec![0.0; n]; n],
+        }
+    }
+
+    fn add(&mut self, pair: &GamePair) {
+        let (a, b) = (pair.a, pair.b);
+        self.games[a][b] += 2.0;
+        self.games[b][a] += 2.0;
+        self.points[a][b] += pair.score();
+        self.points[b][a] += 2.0 - pair.score();
+    }
+}
+
+/// Maximum-likelihood Bradley–Terry Elo of `n` players from game pairs, with `prior_draws`
+/// virtual draws added to every pairing that was played; the ratings average 0 over the
+/// players who played. Players without games get 0.
+pub fn bradley_terry(n: usize, pairs: &[GamePair], prior_draws: f64) -> Vec<f64> {
+    let mut totals = Totals::new(n);
+    for p in pairs {
+        totals.add(p);
+    }
+    fit(&totals, prior_draws)
+}
+
+fn fit(totals: &Totals, prior_draws: f64) -> Vec<f64> {
+    let n = totals.games.len();
+    let mut games = totals.games.clone();
+    let mut points = totals.points.clone();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && games[i][j] > 0.0 {
+                games[i][j] += prior_draws;
+                points[i][j] += prior_draws / 2.0;
+            }
+        }
+    }
+    let wins: Vec<f64> = points.iter().map(|row| row.iter().sum()).collect();
+    let played: Vec<bool> = games.iter().map(|row| row.iter().any(|&g| g > 0.0)).collect();
+    // Hunter's MM update on strengths γ = 10^(r/400): γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ).
+    let mut gamma = vec![1.0f64; n];
+    for _ in 0..100_000 {
+        let mut next = gamma.clone();
+        for i in (0..n).filter(|&i| played[i]) {
+            let denominator: f64 = (0..n)
+                .filter(|&j| games[i][j] > 0.0)
+                .map(|j| games[i][j] / (gamma[i] + gamma[j]))
+                .sum();
+            // A player with no points at all (possible only without a prior) sinks towards 0;
+            // keep him finite so that the others still converge.
+            next[i] = (wins[i] / denominator).max(1e-12);
+        }
+        // Normalise: geometric mean 1 over the players who played.
+        let count = played.iter().filter(|&&p| p).count().max(1) as f64;
+        let mean_log = (0..n)
+            .filter(|&i| played[i])
+            .map(|i| next[i].ln())
+            .sum::<f64>()
+            / count;
+        for (i, g) in next.iter_mut().enumerate() {
+            *g = if played[i] { (g.ln() - mean_log).exp() } else { 1.0 };
+        }
+        let change = (0..n)
+            .map(|i| (next[i].ln() - gamma[i].ln()).abs())
+            .fold(0.0, f64::max);
+        gamma = next;
+        if change < 1e-10 {
+            break;
+        }
+    }
+    gamma
+        .iter()
+        .map(|g| 400.0 * g.log10())
+        .collect::<Vec<f64>>()
+}
+
+/// How [`rate`] fits and bootstraps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RateConfig {
+    /// The player whose Elo is 0.
+    pub anchor: usize,
+    /// Bootstrap resamples for the intervals and the likelihood of superiority.
+    pub bootstrap: usize,
+    /// Virtual drawn games per played pairing (see the module doc).
+    pub prior_draws: f64,
+    /// Confidence level of the intervals.
+    pub confidence: f64,
+    pub seed: u64,
+}
+
+impl Default for RateConfig {
+    fn default() -> Self {
+        RateConfig {
+            anchor: 0,
+            bootstrap: 1000,
+            prior_draws: 1.0,
+            confidence: 0.95,
+            seed: 0,
+        }
+    }
+}
+
+/// Ratings of a set of players.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ratings {
+    /// Elo relative to the anchor (maximum likelihood).
+    pub elo: Vec<f64>,
+    /// Lower and upper ends of the confidence interval of each Elo (bootstrap percentiles).
+    pub low: Vec<f64>,
+    pub high: Vec<f64>,
+    /// `los[i][j]`: the likelihood that `i` is stronger than `j` (share of bootstrap
+    /// resamples in which `i` rates higher; ties count half).
+    pub los: Vec<Vec<f64>>,
+    /// Games and points of each player.
+    pub games: Vec<u32>,
+    pub points: Vec<f64>,
+    pub anchor: usize,
+    pub confidence: f64,
+}
+
+/// Fits, anchors and bootstraps the ratings of `n` players from their game pairs.
+pub fn rate(n: usize, pairs: &[GamePair], config: &RateConfig) -> Ratings {
+    assert!(config.anchor < n, "the anchor must be one of the players");
+    let anchored = |elo: Vec<f64>| {
+        let zero = elo[config.anchor];
+        elo.into_iter().map(|e| e - zero).collect::<Vec<f64>>()
+    };
+    let elo = anchored(bradley_terry(n, pairs, config.prior_draws));
+
+    // Resample pairs within each pairing so that every resample has the tournament's design.
+    let mut by_pairing: std::collections::BTreeMap<(usize, usize), Vec<GamePair>> =
+        Default::default();
+    for p in pairs {
+        let p = if p.a <= p.b { *p } else { p.flipped() };
+        by_pairing.entry((p.a, p.b)).or_default().push(p);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(config.bootstrap); n];
+    let mut above = vec![vec![0.0; n]; n];
+    for _ in 0..config.bootstrap {
+        let mut totals = Totals::new(n);
+        for group in by_pairing.values() {
+            for _ in 0..group.len() {
+                totals.add(&group[rng.gen_range(0..group.len())]);
+            }
+        }
+        let resampled = anchored(fit(&totals, config.prior_draws));
+        for i in 0..n {
+            samples[i].push(resampled[i]);
+            for j in 0..n {
+                if resampled[i] > resampled[j] {
+                    above[i][j] += 1.0;
+                } else if resampled[i] == resampled[j] {
+                    above[i][j] += 0.5;
+                }
+            }
+        }
+    }
+    let tail = (1.0 - config.confidence) / 2.0;
+    let (mut low, mut high) = (elo.clone(), elo.clone());
+    for i in 0..n {
+        if config.bootstrap > 0 {
+            let s = &mut samples[i];
+            s.sort_by(f64::total_cmp);
+            low[i] = quantile(s, tail);
+            high[i] = quantile(s, 1.0 - tail);
+        }
+    }
+    let los = above
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            row.iter()
+                .enumerate()
+                .map(|(j, &x)| {
+                    if i == j || config.bootstrap == 0 {
+                        0.5
+                    } else {
+                        x / config.bootstrap as f64
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut games = vec![0u32; n];
+    let mut points = vec![0.0; n];
+    for p in pairs {
+        games[p.a] += 2;
+        games[p.b] += 2;
+        points[p.a] += p.score();
+        points[p.b] += 2.0 - p.score();
+    }
+    Ratings {
+        elo,
+        low,
+        high,
+        los,
+        games,
+        points,
+        anchor: config.anchor,
+        confidence: config.confidence,
+    }
+}
+
+/// The `q`-quantile of sorted values (linear interpolation).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let x = q * (sorted.len() - 1) as f64;
+    let (i, frac) = (x.floor() as usize, x.fract());
+    if i + 1 < sorted.len() {
+        sorted[i] * (1.0 - frac) + sorted[i + 1] * frac
+    } else {
+        sorted[i]
+    }
+}
+
+/// Wins, draws and losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Wdl {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+}
+
+impl Wdl {
+    /// Counts one game scored `points` (1, ½ or 0).
+    pub fn add(&mut self, points: f64) {
+        if points > 0.5 {
+            self.wins += 1;
+        } else if points < 0.5 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+impl std::fmt::Display for Wdl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}-{}", self.wins, self.draws, self.losses)
+    }
+}
+
+/// Counts of pair scores from one player's side: `counts[k]` pairs scored `k/2` points
+/// (LL, LD, DD or WL, WD, WW).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pentanomial {
+    pub counts: [u32; 5],
+}
+
+impl Pentanomial {
+    /// The counts of `pairs` from the side of each pair's `a`.
+    pub fn of(pairs: &[GamePair]) -> Self {
+        let mut p = Pentanomial::default();
+        for pair in pairs {
+            p.add(pair.score());
+        }
+        p
+    }
+    /// Counts a pair that scored `score` (0 to 2 in half points).
+    pub fn add(&mut self, score: f64) {
+        self.counts[(score * 2.0).round().clamp(0.0, 4.0) as usize] += 1;
+    }
+    pub fn pairs(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+    /// The mean score per game, in [0, 1].
+    pub fn score(&self) -> f64 {
+        let n = self.pairs();
+        if n == 0 {
+            return 0.5;
+        }
+        self.counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| k as f64 * 0.25 * c as f64)
+            .sum::<f64>()
+            / n as f64
+    }
+    /// The Elo difference that the mean score corresponds to.
+    pub fn elo(&self) -> f64 {
+        elo_of_score(self.score())
+    }
+    /// From the other player's side.
+    pub fn flipped(&self) -> Self {
+        let mut c = self.counts;
+        c.reverse();
+        Pentanomial { counts: c }
+    }
+}
+
+/// A cross-table: for each ordered pairing, `i`'s results sitting South and sitting North.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrossTable {
+    /// `seats[i][j][s]`: `i`'s results against `j` with `i` in seat `s` (0 South, 1 North).
+    pub seats: Vec<Vec<[Wdl; 2]>>,
+    /// `pentanomial[i][j]`: the pairs between `i` and `j` from `i`'s side.
+    pub pentanomial: Vec<Vec<Pentanomial>>,
+}
+
+impl CrossTable {
+    pub fn new(n: usize, pairs: &[GamePair]) -> Self {
+        let mut seats = vec![vec![[Wdl::default(); 2]; n]; n];
+        let mut pentanomial = vec![vec![Pentanomial::default(); n]; n];
+        for pair in pairs {
+            for p in [*pair, pair.flipped()] {
+                seats[p.a][p.b][0].add(p.points[0]);
+                seats[p.a][p.b][1].add(p.points[1]);
+                pentanomial[p.a][p.b].add(p.score());
+            }
+        }
+        CrossTable { seats, pentanomial }
+    }
+
+    /// `i`'s results against `j` in both seats.
+    pub fn total(&self, i: usize, j: usize) -> Wdl {
+        let [s, n] = self.seats[i][j];
+        Wdl {
+            wins: s.wins + n.wins,
+            draws: s.draws + n.draws,
+            losses: s.losses + n.losses,
+        }
+    }
+}
+
+/// What an SPRT has decided so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SprtDecision {
+    /// Keep playing.
+    Continue,
+    /// `H0`: the difference is `elo0` or less (the new player is not better by `elo1`).
+    AcceptH0,
+    /// `H1`: the difference is `elo1` or more.
+    AcceptH1,
+}
+
+/// A pentanomial sequential probability ratio test of `elo0` against `elo1` (logistic Elo of
+/// the new player over the old) with error rates `alpha` (false H1) and `beta` (false H0).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// An invalid SPRT set-up, named with what was expected.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SprtError {
+    #[error("SPRT elo0 ({elo0}) must be less than elo1 ({elo1})")]
+    Order { elo0: f64, elo1: f64 },
+    #[error("SPRT {name} = {value} must lie strictly between 0 and 1, with alpha + beta < 1")]
+    Rate { name: &'static str, value: f64 },
+}
+
+impl Sprt {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
+        if !(elo0 < elo1) {
+            return Err(SprtError::Order { elo0, elo1 });
+        }
+        for (name, value) in [("alpha", alpha), ("beta", beta), ("alpha + beta", alpha + beta)] {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(SprtError::Rate { name, value });
+            }
+        }
+        Ok(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// The LLR at or below which H0 is accepted: ln(β / (1 − α)).
+    pub fn lower(&self) -> f64 {
+        (self.beta / (1.0 - self.alpha)).ln()
+    }
+    /// The LLR at or above which H1 is accepted: ln((1 − β) / α).
+    pub fn upper(&self) -> f64 {
+        ((1.0 - self.beta) / self.alpha).ln()
+    }
+
+    /// The log-likelihood ratio of H1 against H0 given the pair counts (from the new player's
+    /// side). Empty cells count as 0.001 pairs, as in fastchess.
+    pub fn llr(&self, counts: &Pentanomial) -> f64 {
+        if counts.pairs() == 0 {
+            return 0.0;
+        }
+        let regularised: Vec<f64> = counts
+            .counts
+            .iter()
+            .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
+            .collect();
+        let total: f64 = regularised.iter().sum();
+        let observed: Vec<f64> = regularised.iter().map(|c| c / total).collect();
+        let p0 = constrained_mle(&observed, expected_score(self.elo0));
+        let p1 = constrained_mle(&observed, expected_score(self.elo1));
+        total
+            * (0..5)
+                .map(|i| observed[i] * (p1[i].ln() - p0[i].ln()))
+                .sum::<f64>()
+    }
+
+    pub fn decide(&self, counts: &Pentanomial) -> SprtDecision {
+        let llr = self.llr(counts);
+        if llr >= self.upper() {
+            SprtDecision::AcceptH1
+        } else if llr <= self.lower() {
+            SprtDecision::AcceptH0
+        } else {
+            SprtDecision::Continue
+        }
+    }
+}
+
+/// Pair scores per game of the five pentanomial cells.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The distribution on the five cells closest (in likelihood) to `observed` whose mean score is
+/// `s`: `pᵢ = p̂ᵢ / (1 + θ (aᵢ − s))` with θ the root of `Σ p̂ᵢ (aᵢ − s) / (1 + θ (aᵢ − s)) = 0`.
+fn constrained_mle(observed: &[f64], s: f64) -> [f64; 5] {
+    let f = |theta: f64| -> f64 {
+        (0..5)
+            .map(|i| {
+                let d = PAIR_SCORES[i] - s;
+                observed[i] * d / (1.0 + theta * d)
+            })
+            .sum()
+    };
+    // 1 + θ(aᵢ − s) > 0 for every cell bounds θ to (−1/(1 − s), 1/s); f decreases on it.
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    let shrink = 1e-12;
+    lo += shrink * (hi - lo);
+    hi -= shrink * (hi - lo);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let theta = 0.5 * (lo + hi);
+    let mut p = [0.0; 5];
+    for i in 0..5 {
+        p[i] = observed[i] / (1.0 + theta * (PAIR_SCORES[i] - s));
+    }
+    p
+}
+
+/// Draws a game result (1, ½, 0 for the first player) with expected score `expected_score`
+/// and draws with probability `draw` where possible; for simulations in tests and docs.
+pub fn simulate_game<R: Rng>(rng: &mut R, expected_score: f64, draw: f64) -> f64 {
+    let draw = draw.min(2.0 * expected_score).min(2.0 * (1.0 - expected_score));
+    let win = expected_score - draw / 2.0;
+    let u: f64 = rng.gen();
+    if u < win {
+        1.0
+    } else if u < win + draw {
+        0.5
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Simulated pairs among players of known Elo, with a first-seat advantage that the pairing
+    /// must cancel and a draw rate.
+    fn simulate(truth: &[f64], pairs_per_pairing: usize, seed: u64) -> Vec<GamePair> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let south_bonus = 40.0;
+        let mut pairs = Vec::new();
+        for a in 0..truth.len() {
+            for b in a + 1..truth.len() {
+                for _ in 0..pairs_per_pairing {
+                    let d = truth[a] - truth[b];
+                    pairs.push(GamePair {
+                        a,
+                        b,
+                        points: [
+                            simulate_game(&mut rng, expected_score(d + south_bonus), 0.2),
+                            simulate_game(&mut rng, expected_score(d - south_bonus), 0.2),
+                        ],
+                    });
+                }
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn expected_score_and_its_inverse() {
+        assert!((expected_score(0.0) - 0.5).abs() < 1e-12);
+        // 400 Elo: odds 10 to 1.
+        assert!((expected_score(400.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((elo_of_score(10.0 / 11.0) - 400.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn two_players_rate_at_the_logit_of_the_score() {
+        // 75 % over many games: Elo difference 400·log10(3) ≈ 190.85 (no prior).
+        let pairs: Vec<GamePair> = (0..40)
+            .map(|k| GamePair {
+                a: 0,
+                b: 1,
+                points: if k % 2 == 0 { [1.0, 1.0] } else { [1.0, 0.0] },
+            })
+            .collect();
+        let elo = bradley_terry(2, &pairs, 0.0);
+        assert!(((elo[0] - elo[1]) - 400.0 * 3f64.log10()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn perfect_scores_stay_finite_with_the_prior() {
+        let pairs = vec![
+            GamePair {
+                a: 0,
+                b: 1,
+                points: [1.0, 1.0],
+            };
+            5
+        ];
+        let elo = bradley_terry(2, &pairs, 1.0);
+        // 10.5 of 11 points: 400·log10(21).
+        assert!(((elo[0] - elo[1]) - 400.0 * 21f64.log10()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn elo_and_interval_recover_known_strengths() {
+        let truth = [0.0, 60.0, 150.0, 300.0];
+        let (mut inside, mut checks, mut error) = (0, 0, 0.0);
+        for rep in 0..40 {
+            let pairs = simulate(&truth, 60, rep);
+            let config = RateConfig {
+                bootstrap: 200,
+                seed: rep,
+                ..Default::default()
+            };
+            let r = rate(truth.len(), &pairs, &config);
+            assert_eq!(r.elo[0], 0.0, "the anchor rates 0");
+            for i in 1..truth.len() {
+                checks += 1;
+                if r.low[i] <= truth[i] && truth[i] <= r.high[i] {
+                    inside += 1;
+                }
+                error += (r.elo[i] - truth[i]).abs();
+                assert!(r.low[i] < r.elo[i] && r.elo[i] < r.high[i]);
+            }
+        }
+        let coverage = inside as f64 / checks as f64;
+        // Nominal 95 %; the bootstrap and the seat advantage may cost a little.
+        assert!(coverage >= 0.85, "coverage {coverage}");
+        assert!(error / (checks as f64) < 40.0, "mean error {}", error / checks as f64);
+    }
+
+    #[test]
+    fn likelihood_of_superiority_orders_clear_gaps() {
+        let truth = [0.0, 20.0, 400.0];
+        let pairs = simulate(&truth, 100, 7);
+        let r = rate(3, &pairs, &RateConfig::default());
+        assert!(r.los[2][0] > 0.99 && r.los[0][2] < 0.01);
+        assert!((r.los[1][0] + r.los[0][1] - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cross_table_counts_each_seat() {
+        let pairs = [
+            GamePair {
+                a: 0,
+                b: 1,
+                points: [1.0, 0.5],
+            },
+            GamePair {
+                a: 1,
+                b: 0,
+                points: [0.0, 1.0],
+            },
+        ];
+        let t = CrossTable::new(2, &pairs);
+        // Player 0 as South: won, then (second pair, 1 North scored 1) lost.
+        assert_eq!(
+            t.seats[0][1][0],
+            Wdl {
+                wins: 1,
+                draws: 0,
+                losses: 1
+            }
+        );
+        // Player 0 as North: drew, then won (1 as South scored 0).
+        assert_eq!(
+            t.seats[0][1][1],
+            Wdl {
+                wins: 1,
+                draws: 1,
+                losses: 0
+            }
+        );
+        assert_eq!(t.total(1, 0).to_string(), "1-1-2");
+        // Pairs from 0's side: 1.5 (WD) and 1.0 (WL).
+        assert_eq!(t.pentanomial[0][1].counts, [0, 0, 1, 1, 0]);
+        assert_eq!(t.pentanomial[1][0].counts, [0, 1, 1, 0, 0]);
+    }
+
+    #[test]
+    fn sprt_bounds_are_walds() {
+        let s = Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        assert!((s.upper() - 2.944).abs() < 1e-3 && (s.lower() + 2.944).abs() < 1e-3);
+        assert!(Sprt::new(5.0, 0.0, 0.05, 0.05).is_err());
+        assert!(Sprt::new(0.0, 5.0, 0.0, 0.05).is_err());
+    }
+
+    #[test]
+    fn sprt_llr_matches_the_normal_approximation_for_close_hypotheses() {
+        // For small Elo gaps the LLR is close to N (s1 − s0)(2ŝ − s0 − s1) / (2 σ²), the
+        // Gaussian approximation with the pair-score variance σ² (fastchess before its MLE).
+        let counts = Pentanomial {
+            counts: [300, 2000, 5000, 2300, 400],
+        };
+        let s = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let n = counts.pairs() as f64;
+        let mean = counts.score();
+        let var: f64 = (0..5)
+            .map(|k| counts.counts[k] as f64 / n * (PAIR_SCORES[k] - mean).powi(2))
+            .sum();
+        let (s0, s1) = (expected_score(0.0), expected_score(5.0));
+        let approx = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
+        let llr = s.llr(&counts);
+        assert!((llr - approx).abs() < 0.02 * approx.abs(), "{llr} vs {approx}");
+    }
+
+    #[test]
+    fn sprt_accepts_a_stronger_player_and_rejects_a_weaker_one() {
+        let sprt = Sprt::new(0.0, 40.0, 0.05, 0.05).unwrap();
+        let run = |true_elo: f64, seed: u64| -> (SprtDecision, u32) {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut counts = Pentanomial::default();
+            for _ in 0..20_000 {
+                let pair = simulate_game(&mut rng, expected_score(true_elo + 40.0), 0.2)
+                    + simulate_game(&mut rng, expected_score(true_elo - 40.0), 0.2);
+                counts.add(pair);
+                let d = sprt.decide(&counts);
+                if d != SprtDecision::Continue {
+                    return (d, counts.pairs());
+                }
+            }
+            (SprtDecision::Continue, counts.pairs())
+        };
+        let (mut h1, mut h0) = (0, 0);
+        for seed in 0..20 {
+            h1 += (run(80.0, seed).0 == SprtDecision::AcceptH1) as u32;
+            h0 += (run(-40.0, 100 + seed).0 == SprtDecision::AcceptH0) as u32;
+        }
+        assert!(h1 >= 18, "a player 80 Elo stronger passed {h1} of 20");
+        assert!(h0 >= 18, "a player 40 Elo weaker failed {h0} of 20");
+        // Exactly at elo1 it passes about 95 % of the time, at elo0 about 5 %.
+        let at_elo0: u32 = (0..40)
+            .map(|seed| (run(0.0, 500 + seed).0 == SprtDecision::AcceptH1) as u32)
+            .sum();
+        assert!(at_elo0 <= 6, "at elo0 {at_elo0} of 40 passed");
+    }
+}
