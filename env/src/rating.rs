@@ -111,7 +111,10 @@ fn fit(totals: &Totals, prior_draws: f64) -> Vec<f64> {
         }
     }
     let wins: Vec<f64> = points.iter().map(|row| row.iter().sum()).collect();
-    let played: Vec<bool> = games.iter().map(|row| row.iter().any(|&g| g > 0.0)).collect();
+    let played: Vec<bool> = games
+        .iter()
+        .map(|row| row.iter().any(|&g| g > 0.0))
+        .collect();
     // Hunter's MM update on strengths γ = 10^(r/400): γᵢ ← Wᵢ / Σⱼ nᵢⱼ / (γᵢ + γⱼ).
     let mut gamma = vec![1.0f64; n];
     for _ in 0..100_000 {
@@ -133,7 +136,11 @@ fn fit(totals: &Totals, prior_draws: f64) -> Vec<f64> {
             .sum::<f64>()
             / count;
         for (i, g) in next.iter_mut().enumerate() {
-            *g = if played[i] { (g.ln() - mean_log).exp() } else { 1.0 };
+            *g = if played[i] {
+                (g.ln() - mean_log).exp()
+            } else {
+                1.0
+            };
         }
         let change = (0..n)
             .map(|i| (next[i].ln() - gamma[i].ln()).abs())
@@ -435,7 +442,11 @@ impl Sprt {
         if !(elo0 < elo1) {
             return Err(SprtError::Order { elo0, elo1 });
         }
-        for (name, value) in [("alpha", alpha), ("beta", beta), ("alpha + beta", alpha + beta)] {
+        for (name, value) in [
+            ("alpha", alpha),
+            ("beta", beta),
+            ("alpha + beta", alpha + beta),
+        ] {
             if !(value > 0.0 && value < 1.0) {
                 return Err(SprtError::Rate { name, value });
             }
@@ -528,7 +539,9 @@ fn constrained_mle(observed: &[f64], s: f64) -> [f64; 5] {
 /// Draws a game result (1, ½, 0 for the first player) with expected score `expected_score`
 /// and draws with probability `draw` where possible; for simulations in tests and docs.
 pub fn simulate_game<R: Rng>(rng: &mut R, expected_score: f64, draw: f64) -> f64 {
-    let draw = draw.min(2.0 * expected_score).min(2.0 * (1.0 - expected_score));
+    let draw = draw
+        .min(2.0 * expected_score)
+        .min(2.0 * (1.0 - expected_score));
     let win = expected_score - draw / 2.0;
     let u: f64 = rng.gen();
     if u < win {
@@ -630,7 +643,11 @@ mod tests {
         let coverage = inside as f64 / checks as f64;
         // Nominal 95 %; the bootstrap and the seat advantage may cost a little.
         assert!(coverage >= 0.85, "coverage {coverage}");
-        assert!(error / (checks as f64) < 40.0, "mean error {}", error / checks as f64);
+        assert!(
+            error / (checks as f64) < 40.0,
+            "mean error {}",
+            error / checks as f64
+        );
     }
 
     #[test]
@@ -705,7 +722,10 @@ mod tests {
         let (s0, s1) = (expected_score(0.0), expected_score(5.0));
         let approx = n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var);
         let llr = s.llr(&counts);
-        assert!((llr - approx).abs() < 0.02 * approx.abs(), "{llr} vs {approx}");
+        assert!(
+            (llr - approx).abs() < 0.02 * approx.abs(),
+            "{llr} vs {approx}"
+        );
     }
 
     #[test]
