@@ -32,16 +32,27 @@ const GAMES: u32 = 128;
 /// The ply cap every env applies (RULES.md 1); a random game must end before it.
 const MAX_PLIES: u32 = 1000;
 
-/// Every preset under test: each variant with its defaults, plus `episode=match` where the
-/// variant accepts that option.
+/// Options whose other values change the rules enough to deserve their own random games; each
+/// is tried on every variant and kept where the variant accepts it.
+const OPTIONS: &[(&str, &str)] = &[
+    ("episode", "match"),
+    ("max_chain_pits", "none"),
+    ("end", "both"),
+    ("seeds", "3"),
+];
+
+/// Every preset under test: each variant with its defaults, plus each of [`OPTIONS`] the variant
+/// accepts (`episode=match` for the fours family).
 fn presets() -> Vec<(String, Variant)> {
     let mut out = Vec::new();
     for name in VARIANT_NAMES {
         let v = Variant::new(name, &[]).unwrap_or_else(|e| panic!("{name} does not load: {e}"));
         out.push((v.id(), v.clone()));
-        let mut m = v.clone();
-        if m.set_option("episode", "match").is_ok() {
-            out.push((format!("{} episode=match", v.id()), m));
+        for (key, value) in OPTIONS {
+            let mut m = v.clone();
+            if m.set_option(key, value).is_ok() {
+                out.push((format!("{} {key}={value}", v.id()), m));
+            }
         }
     }
     out
