@@ -1,6 +1,7 @@
 //! The conformance suite: the contract of [`Rules`] (see `env/src/rules.rs`) checked on random
 //! games of **every** preset in [`VARIANT_NAMES`], and of its match episode (and a few other rule
-//! options, [`OPTIONS`]) where the preset accepts the option. A variant added to `variants!` is covered without touching this file.
+//! options, [`OPTIONS`]) where the preset accepts the option. A variant added to `variants!` is
+//! covered without touching this file.
 //!
 //! Each property runs as a proptest over random seeds: the seed picks the first player and every
 //! move of a uniformly random game. At every position of the game the suite checks
