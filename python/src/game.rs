@@ -1,0 +1,256 @@
+//! `ayo.Game`: one game of a variant, for search, analysis and tests.
+
+use crate::options::{self, value_error};
+use ayo_env::{Action, GameRecord, Player, Rules, Variant, VariantState};
+use numpy::{PyArray1, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// One game of a variant: legal actions, moves, the board, scores and the game's record.
+///
+/// ```python
+/// g = ayo.Game("oware")
+/// g.apply(g.legal_actions()[0])
+/// print(g)            # the board
+/// g.board             # seeds per pit, absolute pit order 0..11
+/// ```
+#[pyclass(module = "ayo._ayo", name = "Game")]
+#[derive(Clone)]
+pub struct Game {
+    pub rules: Variant,
+    pub state: VariantState,
+    record: GameRecord,
+}
+
+/// An action from Python: an int in `0..num_actions`, else a `ValueError` naming it.
+pub fn action(rules: &Variant, action: i64) -> PyResult<Action> {
+    if action < 0 || action as usize >= rules.num_actions() {
+        return Err(PyValueError::new_err(format!(
+            "action {action} is outside the action space 0..{} of {}",
+            rules.num_actions(),
+            rules.id()
+        )));
+    }
+    Ok(action as Action)
+}
+
+fn player(index: i64) -> PyResult<Player> {
+    usize::try_from(index)
+        .ok()
+        .and_then(Player::from_index)
+        .ok_or_else(|| PyValueError::new_err(format!("player {index} is not 0 or 1")))
+}
+
+impl Game {
+    /// The player to move as Python sees it: 0, 1, or −1 once the game is over.
+    fn to_play_index(&self) -> i64 {
+        self.rules
+            .to_play(&self.state)
+            .map_or(-1, |p| p.index() as i64)
+    }
+}
+
+#[pymethods]
+impl Game {
+    /// A new game of `variant` (`"oware"` or `"oware@1"`), player `first` (0 = South) to move,
+    /// with the preset's options given as keywords (e.g. `seeds=3`).
+    #[new]
+    #[pyo3(signature = (variant, first = 0, **options))]
+    fn new(variant: &str, first: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let rules = options::variant(variant, options)?;
+        let first = player(first)?;
+        let state = rules.start(first);
+        let record = GameRecord::new(&rules, first, None, false);
+        Ok(Game {
+            rules,
+            state,
+            record,
+        })
+    }
+
+    /// A game starting from `notation` (the variant's text notation, see `Game.notation()`).
+    #[staticmethod]
+    #[pyo3(signature = (variant, notation, **options))]
+    fn from_notation(
+        variant: &str,
+        notation: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = options::variant(variant, options)?;
+        let state = rules.parse_notation(notation).map_err(value_error)?;
+        let first = rules.to_play(&state).unwrap_or(Player::South);
+        let record = GameRecord::new(&rules, first, Some(notation.to_string()), false);
+        Ok(Game {
+            rules,
+            state,
+            record,
+        })
+    }
+
+    /// The game at the end of a record (JSON, as written by `record()`), every move replayed
+    /// and checked.
+    #[staticmethod]
+    fn from_record(json: &str) -> PyResult<Self> {
+        let record = GameRecord::from_json(json).map_err(value_error)?;
+        let replay = record.replay().map_err(value_error)?;
+        let state = replay
+            .states
+            .last()
+            .expect("a replay has the start")
+            .clone();
+        Ok(Game {
+            rules: replay.rules,
+            state,
+            record,
+        })
+    }
+
+    /// `"name@version"` of the variant.
+    #[getter]
+    fn variant(&self) -> String {
+        self.rules.id()
+    }
+
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.rules.num_actions()
+    }
+
+    /// Length of `observation()`.
+    #[getter]
+    fn observation_len(&self) -> usize {
+        self.rules.observation_len()
+    }
+
+    /// The legal actions of the player to move, in increasing order (empty once over).
+    fn legal_actions(&self) -> Vec<u32> {
+        self.rules
+            .legal_mask(&self.state)
+            .iter()
+            .map(u32::from)
+            .collect()
+    }
+
+    /// The legal actions as a boolean array of length `num_actions`.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mask = self.rules.legal_mask(&self.state);
+        let out = PyArray1::<bool>::zeros(py, self.rules.num_actions(), false);
+        // SAFETY: `out` was just created here and nothing else refers to it.
+        let slice = unsafe { out.as_slice_mut() }.expect("a new array is contiguous");
+        for a in mask.iter() {
+            slice[a as usize] = true;
+        }
+        out
+    }
+
+    /// Plays `action` for the player to move. An illegal action raises `ValueError` and leaves
+    /// the game unchanged.
+    fn apply(&mut self, action: i64) -> PyResult<()> {
+        let action = self::action(&self.rules, action)?;
+        self.record
+            .play(&self.rules, &mut self.state, action)
+            .map_err(value_error)
+    }
+
+    /// Seeds per pit in absolute pit order (0..11 for 2 × 6 boards: South's row 0..5 from
+    /// his left, then North's row 6..11 from his left).
+    #[getter]
+    fn board(&self) -> Vec<u32> {
+        let pits = self.rules.snapshot(&self.state).pits;
+        pits.into_iter().map(u32::from).collect()
+    }
+
+    /// Each player's score (seeds taken), South first.
+    #[getter]
+    fn scores(&self) -> [i32; 2] {
+        self.rules.scores(&self.state)
+    }
+
+    /// The player to move (0 = South, 1 = North), or −1 once the game is over.
+    #[getter]
+    fn to_play(&self) -> i64 {
+        self.to_play_index()
+    }
+
+    /// Number of actions played.
+    #[getter]
+    fn ply(&self) -> u32 {
+        self.rules.ply(&self.state)
+    }
+
+    /// Whether the game is over.
+    fn is_terminal(&self) -> bool {
+        self.rules.is_terminal(&self.state)
+    }
+
+    /// The result from each player's view (+1 win, −1 loss, 0 draw); zeros until the end.
+    fn returns(&self) -> [f32; 2] {
+        self.rules.returns(&self.state)
+    }
+
+    /// The observation from the view of the player to move (float32, `observation_len`).
+    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0.0; self.rules.observation_len()];
+        self.rules.observe(&self.state, &mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    /// The position in the variant's text notation (see `Game.from_notation`).
+    fn notation(&self) -> String {
+        self.rules.notation(&self.state)
+    }
+
+    /// A 64-bit hash of the position.
+    fn hash(&self) -> u64 {
+        self.rules.hash(&self.state)
+    }
+
+    /// A short human name of `action` for the player to move (e.g. `"B"`).
+    fn action_name(&self, action: i64) -> PyResult<String> {
+        let action = self::action(&self.rules, action)?;
+        Ok(self.rules.action_name(&self.state, action))
+    }
+
+    /// The game so far as a JSON game record (the same format `ayo replay` reads).
+    fn record(&self) -> String {
+        self.record.to_json()
+    }
+
+    /// An independent copy of the game.
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __copy__(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<Game>() {
+            Ok(other) => {
+                let other = other.borrow();
+                self.rules == other.rules && self.state == other.state
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The board drawn for people.
+    fn __str__(&self) -> String {
+        self.rules.render(&self.state)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Game({:?}, notation={:?})",
+            self.rules.id(),
+            self.rules.notation(&self.state)
+        )
+    }
+}
