@@ -38,3 +38,5 @@ pub fn after(v: &Variant, notation: &str, actions: &[Action]) -> VariantState {
 pub fn legal(v: &Variant, notation: &str) -> Vec<Action> {
     v.legal_actions(&setup(v, notation))
 }
+
+pub mod traces;
