@@ -70,6 +70,7 @@ variants! {
     Oware(oware::Oware, oware::OwareState) = "oware",
     Ayo(ayo::Ayo, ayo::AyoState) = "ayo",
     Ayoayo(ayoayo::Ayoayo, ayoayo::AyoayoState) = "ayoayo",
+    Ncho(ncho::Ncho, crate::fours::FoursState) = "ncho",
 }
 
 impl Variant {

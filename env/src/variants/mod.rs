@@ -2,4 +2,5 @@
 
 pub mod ayo;
 pub mod ayoayo;
+pub mod ncho;
 pub mod oware;
