@@ -13,7 +13,8 @@
 //! * `returns` are 0 for both until the end and sum to 0 after it; `ply` counts the actions;
 //! * `notation(parse_notation(notation(s))) == notation(s)`, with the same snapshot and hash;
 //! * the observation has `observation_len()` finite values (every entry is written);
-//! * games end within 1000 plies (the length distribution is printed, `--nocapture` shows it);
+//! * games end within 1000 plies, whole matches (`episode=match`) within [`MATCH_MAX_PLIES`] (the
+//!   length distribution is printed, `--nocapture` shows it);
 //! * the game's detailed [`GameRecord`] serialises to JSON and replays to the same final state
 //!   and the same per-drop boards.
 //!
@@ -32,6 +33,10 @@ use std::cell::RefCell;
 const GAMES: u32 = 128;
 /// The ply cap every env applies (RULES.md 1); a random game must end before it.
 const MAX_PLIES: u32 = 1000;
+/// A whole match (`episode=match`) of the fours variants lasts dozens of rounds under random
+/// play (ncho: median ~1900 plies, max ~17 000 in 100 matches), so it must end within this cap
+/// instead; the env truncates it at its own `max_plies` all the same.
+const MATCH_MAX_PLIES: u32 = 400_000;
 
 /// Options whose other values change the rules enough to deserve their own random games; each
 /// is tried on every variant and kept where the variant accepts it.
@@ -87,6 +92,16 @@ fn for_every_preset(property: impl Fn(&Variant, u64) -> Result<(), TestCaseError
 fn random_game(
     v: &Variant,
     seed: u64,
+    visit: impl FnMut(&VariantState, Option<Action>) -> Result<(), TestCaseError>,
+) -> Result<(Player, Vec<Action>, VariantState), TestCaseError> {
+    random_game_capped(v, seed, MAX_PLIES, visit)
+}
+
+/// [`random_game`] with a ply cap of `cap`.
+fn random_game_capped(
+    v: &Variant,
+    seed: u64,
+    cap: u32,
     mut visit: impl FnMut(&VariantState, Option<Action>) -> Result<(), TestCaseError>,
 ) -> Result<(Player, Vec<Action>, VariantState), TestCaseError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -97,7 +112,7 @@ fn random_game(
     };
     let mut s = v.start(first);
     let mut actions = Vec::new();
-    while !v.is_terminal(&s) && (actions.len() as u32) < MAX_PLIES {
+    while !v.is_terminal(&s) && (actions.len() as u32) < cap {
         let mask = v.legal_mask(&s);
         let a = mask
             .nth(rng.gen_range(0..mask.count()))
@@ -255,13 +270,18 @@ fn random_games_end_within_the_ply_cap() {
     let mut summary = Vec::new();
     for (label, v) in presets() {
         let lengths = RefCell::new(Vec::new());
+        let is_match = v
+            .options()
+            .iter()
+            .any(|(k, val)| k == "episode" && val == "match");
+        let cap = if is_match { MATCH_MAX_PLIES } else { MAX_PLIES };
         let mut runner = runner();
         let result = runner.run(&any::<u64>(), |seed| {
-            let (_, actions, end) = random_game(&v, seed, |_, _| Ok(()))?;
+            let (_, actions, end) = random_game_capped(&v, seed, cap, |_, _| Ok(()))?;
             prop_assert!(
                 v.is_terminal(&end),
                 "game not over after {} plies: {}",
-                MAX_PLIES,
+                cap,
                 v.notation(&end)
             );
             lengths.borrow_mut().push(actions.len());
