@@ -1,0 +1,3 @@
+//! ayo-train: network, search, self-play, trainer, tournaments.
+
+pub mod device;
