@@ -4,7 +4,7 @@
 Plays seeded uniformly random games with pyspiel (PyPI `open_spiel`) and writes one JSON object per
 game and line:
 
-    {"seed": 7, "start": STEP, "steps": [STEP, ...]}
+    {"variant": "oware@1", "options": {...}, "seed": 7, "start": STEP, "steps": [STEP, ...]}
 
 where the start STEP describes the initial state and each later STEP the state after one action:
 
@@ -19,7 +19,9 @@ where the start STEP describes the initial state and each later STEP the state a
 Game `i` uses `random.Random(first_seed + i)`. The Rust test `tests/tests/openspiel_oware.rs`
 replays every game through `ayo_env` and compares after every move.
 
-Usage: oware_traces.py --games 1000 [--first-seed 0] [--out traces.jsonl]
+`--seeds N` plays `oware(num_seeds_per_house=N)`, which is `oware@1` with option `seeds=N`.
+
+Usage: oware_traces.py --games 1000 [--first-seed 0] [--seeds 4] [--out traces.jsonl]
 """
 
 import argparse
@@ -51,10 +53,16 @@ def step(state, action=None):
     return out
 
 
-def play(game, seed):
+def play(game, options, seed):
     rng = random.Random(seed)
     state = game.new_initial_state()
-    record = {"seed": seed, "start": step(state), "steps": []}
+    record = {
+        "variant": "oware@1",
+        "options": options,
+        "seed": seed,
+        "start": step(state),
+        "steps": [],
+    }
     while not state.is_terminal() and len(record["steps"]) < MAX_PLIES - 1:
         action = rng.choice(state.legal_actions())
         state.apply_action(action)
@@ -66,13 +74,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, default=4, help="seeds per pit at the start")
     parser.add_argument("--out", default="-", help="output file (default: stdout)")
     args = parser.parse_args()
-    game = pyspiel.load_game("oware")
+    game = pyspiel.load_game("oware", {"num_seeds_per_house": args.seeds})
+    options = {} if args.seeds == 4 else {"seeds": str(args.seeds)}
     out = sys.stdout if args.out == "-" else open(args.out, "w")
     with out:
         for i in range(args.games):
-            record = play(game, args.first_seed + i)
+            record = play(game, options, args.first_seed + i)
             out.write(json.dumps(record, separators=(",", ":")) + "\n")
 
 

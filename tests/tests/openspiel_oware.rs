@@ -8,6 +8,8 @@
 //! * `fresh_openspiel_traces_agree_over_1000_random_games` runs the script itself with the
 //!   project's Python (see `common::traces::project_python`). Without a Python that imports
 //!   `pyspiel` it fails when `CI=true` and otherwise skips with a loud message.
+//! * `fresh_openspiel_traces_agree_with_3_and_5_seeds_per_pit` does the same for the `seeds`
+//!   option (OpenSpiel's `num_seeds_per_house`).
 
 mod common;
 use common::traces::*;
@@ -26,8 +28,8 @@ fn committed_openspiel_traces_agree() {
     assert_eq!(a.terminal_games, a.games);
 }
 
-#[test]
-fn fresh_openspiel_traces_agree_over_1000_random_games() {
+/// Plays `games` fresh OpenSpiel games with `seeds` per pit and compares them.
+fn fresh_games(games: usize, seeds: u8) {
     let py = match python_importing(project_python(), "pyspiel") {
         Ok(py) => py,
         Err(why) => {
@@ -38,15 +40,26 @@ fn fresh_openspiel_traces_agree_over_1000_random_games() {
         }
     };
     // Seeds 1000.. so that the fresh games differ from the committed ones (seeds 0..50).
-    let games = FRESH_GAMES.to_string();
+    let (n, s) = (games.to_string(), seeds.to_string());
     let text = run_trace_script(
         &py,
         "openspiel/oware_traces.py",
-        &["--games", &games, "--first-seed", "1000"],
-        "openspiel_oware_traces.jsonl",
+        &["--games", &n, "--first-seed", "1000", "--seeds", &s],
+        &format!("openspiel_oware_traces_{seeds}.jsonl"),
     );
     let a = replay_traces("oware@1", &text);
-    eprintln!("fresh OpenSpiel traces: {a:?} agree after every move");
-    assert_eq!(a.games, FRESH_GAMES);
+    eprintln!("fresh OpenSpiel traces, {seeds} seeds per pit: {a:?} agree after every move");
+    assert_eq!(a.games, games);
     assert_eq!(a.terminal_games, a.games);
+}
+
+#[test]
+fn fresh_openspiel_traces_agree_over_1000_random_games() {
+    fresh_games(FRESH_GAMES, 4);
+}
+
+#[test]
+fn fresh_openspiel_traces_agree_with_3_and_5_seeds_per_pit() {
+    fresh_games(200, 3);
+    fresh_games(200, 5);
 }
