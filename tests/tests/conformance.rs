@@ -64,9 +64,20 @@ fn presets() -> Vec<(String, Variant)> {
     out
 }
 
-fn runner() -> TestRunner {
+/// Whether `v` plays whole matches (many rounds: its random games hit the ply cap).
+fn is_match(v: &Variant) -> bool {
+    v.options()
+        .iter()
+        .any(|(k, val)| k == "episode" && val == "match")
+}
+
+/// A runner of [`GAMES`] cases (`PROPTEST_CASES` overrides); a match's games are capped at
+/// 1000 plies of many rounds each, so a match preset gets [`GAMES`] / 8 of them.
+fn runner_for(v: &Variant) -> TestRunner {
     let config = if std::env::var_os("PROPTEST_CASES").is_some() {
         Config::default()
+    } else if is_match(v) {
+        Config::with_cases(GAMES / 8)
     } else {
         Config::with_cases(GAMES)
     };
@@ -79,7 +90,7 @@ fn runner() -> TestRunner {
 /// Runs `property` on random seeds for every preset; panics naming the preset and the seed.
 fn for_every_preset(property: impl Fn(&Variant, u64) -> Result<(), TestCaseError>) {
     for (label, v) in presets() {
-        let mut runner = runner();
+        let mut runner = runner_for(&v);
         if let Err(e) = runner.run(&any::<u64>(), |seed| property(&v, seed)) {
             panic!("{label}: {e}");
         }
@@ -270,12 +281,12 @@ fn random_games_end_within_the_ply_cap() {
     let mut summary = Vec::new();
     for (label, v) in presets() {
         let lengths = RefCell::new(Vec::new());
-        let is_match = v
-            .options()
-            .iter()
-            .any(|(k, val)| k == "episode" && val == "match");
-        let cap = if is_match { MATCH_MAX_PLIES } else { MAX_PLIES };
-        let mut runner = runner();
+        let cap = if is_match(&v) {
+            MATCH_MAX_PLIES
+        } else {
+            MAX_PLIES
+        };
+        let mut runner = runner_for(&v);
         let result = runner.run(&any::<u64>(), |seed| {
             let (_, actions, end) = random_game_capped(&v, seed, cap, |_, _| Ok(()))?;
             prop_assert!(
