@@ -5,25 +5,20 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
 * ``ayo.Game`` — one game, for search and analysis (legal actions, apply, board, record).
 * ``ayo.VecEnv`` — thousands of games stepped in one call, numpy in and out, GIL released.
 * ``ayo.Agent`` — the baseline agents ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``.
-* ``ayo.gymnasium`` — Gymnasium environments (``ayo/Oware-v1`` …) and a native ``VectorEnv``;
-  ``ayo.pettingzoo`` — PettingZoo AEC environments. Both are imported on demand, so ``ayo``
-  itself needs only numpy.
+* ``ayo.gymnasium`` — Gymnasium environments (``ayo/Oware-v1`` …, registered on import when
+  gymnasium is installed) and a native ``VectorEnv``; ``ayo.pettingzoo`` — PettingZoo AEC
+  environments. Both are imported on demand, so ``ayo`` itself needs only numpy.
 """
 
-from ayo._ayo import Game, describe, variants
+from ayo._ayo import AUTORESET_MODE, Agent, Game, VecEnv, describe, variants
 
-__all__ = ["Game", "describe", "variants"]
+__all__ = ["AUTORESET_MODE", "Agent", "Game", "VecEnv", "describe", "variants"]
 
-try:  # the native VecEnv and agents land in steps; export what this build has
-    from ayo._ayo import VecEnv  # noqa: F401
-
-    __all__.append("VecEnv")
+try:  # registering the Gymnasium ids is cheap once gymnasium is installed
+    import gymnasium as _gymnasium  # noqa: F401
 except ImportError:  # pragma: no cover
     pass
-try:
-    from ayo._ayo import Agent  # noqa: F401
+else:
+    from ayo.gymnasium import register_envs as _register_envs
 
-    __all__.append("Agent")
-except ImportError:  # pragma: no cover
-    pass
-
+    _register_envs()

@@ -7,6 +7,9 @@ import numpy.typing as npt
 
 OptionValue = str | int | float | bool | None
 
+#: The declared auto-reset mode of ``VecEnv``: ``"same-step"`` (Gymnasium ``AutoresetMode.SAME_STEP``).
+AUTORESET_MODE: str
+
 def variants() -> list[str]:
     """The names of every variant preset, e.g. ``["oware", "ayo", "ayoayo"]``."""
 
@@ -34,6 +37,9 @@ class Game:
     def num_actions(self) -> int: ...
     @property
     def observation_len(self) -> int: ...
+    @property
+    def observation_bounds(self) -> tuple[float, float]:
+        """``(low, high)`` of every observation feature: 0 and the number of seeds in play."""
     @property
     def board(self) -> list[int]:
         """Seeds per pit in absolute pit order (0..11 for 2 × 6 boards)."""
@@ -64,3 +70,88 @@ class Game:
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Any) -> Game: ...
     def __eq__(self, other: object) -> bool: ...
+
+class VecEnv:
+    """N games of one variant stepped together in Rust (the GIL is released while stepping).
+
+    Auto-reset is same-step: a game that ends is replaced inside the step that ends it, so the
+    returned observations and masks always describe live games; the finished games stay
+    reachable through ``final_observations()`` and ``final_returns()``.
+    """
+
+    def __init__(
+        self,
+        variant: str,
+        num_envs: int,
+        seed: int = 0,
+        num_threads: int = 0,
+        max_plies: int | None = 1000,
+        first: str = "south",
+        **options: OptionValue,
+    ) -> None:
+        """``num_envs`` games of ``variant`` on ``num_threads`` threads (0 = one per core).
+
+        ``max_plies``: a game still live after that many plies is truncated (``None``: never).
+        ``first``: ``"south"``/``"0"``, ``"north"``/``"1"``, ``"alternate"`` or ``"random"``.
+        Raises ``ValueError`` for an unknown variant or option or a bad setting.
+        """
+    @property
+    def variant(self) -> str: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_threads(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_len(self) -> int: ...
+    @property
+    def observation_bounds(self) -> tuple[float, float]: ...
+    @property
+    def max_plies(self) -> int | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def autoreset_mode(self) -> str: ...
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+        """``(obs [N, observation_len] float32, info)``; ``info["action_mask"]`` bool
+        ``[N, num_actions]``, ``info["to_play"]`` uint8 ``[N]``."""
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, npt.NDArray[Any]],
+    ]:
+        """Plays one action per game: ``(obs, rewards [N, 2], terminated, truncated, info)``.
+
+        ``rewards[i, p]`` is player ``p``'s result on the step that ends game ``i``, else 0.
+        Non-integer actions raise ``TypeError``; a wrong shape, an out-of-range or an illegal
+        action raises ``ValueError`` naming the game and the action, and no game is changed.
+        """
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per game."""
+    def action_masks(self) -> npt.NDArray[np.bool_]: ...
+    def final_observations(self) -> npt.NDArray[np.float32]:
+        """The observation of each slot's last finished game ``[N, observation_len]``."""
+    def final_returns(self) -> npt.NDArray[np.float32]:
+        """Each player's result in each slot's last finished game ``[N, 2]`` (0 if truncated)."""
+    def scores(self) -> npt.NDArray[np.int32]: ...
+    def plies(self) -> npt.NDArray[np.uint32]: ...
+    def episodes(self) -> npt.NDArray[np.uint32]: ...
+    def __len__(self) -> int: ...
+
+class Agent:
+    """A baseline agent: ``random``, ``greedy``, ``alphabeta:D`` or ``mcts:N``."""
+
+    def __init__(self, spec: str, seed: int = 0) -> None:
+        """Raises ``ValueError`` for an unknown or malformed spec."""
+    @property
+    def name(self) -> str: ...
+    def choose(self, game: Game) -> int:
+        """A legal action for the player to move (the game is not changed)."""
+    def analyse(self, game: Game) -> tuple[int, float | None, int]:
+        """``(action, value from the mover's view or None, work)``."""
+    def choose_batch(self, games: list[Game]) -> list[int]: ...

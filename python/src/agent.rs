@@ -1,7 +1,99 @@
 //! The baseline agents of `ayo-env` (`random`, `greedy`, `alphabeta:D`, `mcts:N`) from Python.
 
+use crate::game::Game;
+use crate::options::value_error;
+use ayo_env::{Rules, VariantState};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::Mutex;
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
-    Ok(())
+/// A baseline agent, named by its spec: `random`, `greedy`, `alphabeta:D` (depth D plies) or
+/// `mcts:N` (N simulations); its random choices are seeded by `seed`.
+///
+/// ```python
+/// agent = ayo.Agent("alphabeta:6", seed=1)
+/// game.apply(agent.choose(game))
+/// ```
+#[pyclass(module = "ayo._ayo", name = "Agent")]
+pub struct Agent {
+    agent: Mutex<Box<dyn ayo_env::Agent>>,
+}
+
+fn live<'a>(game: &'a Game) -> PyResult<&'a VariantState> {
+    if game.rules.is_terminal(&game.state) {
+        return Err(PyValueError::new_err(
+            "the game is over: an agent needs a game with a player to move",
+        ));
+    }
+    Ok(&game.state)
+}
+
+#[pymethods]
+impl Agent {
+    #[new]
+    #[pyo3(signature = (spec, seed = 0))]
+    fn new(spec: &str, seed: u64) -> PyResult<Self> {
+        let agent = ayo_env::agents::parse(spec, seed).map_err(value_error)?;
+        Ok(Agent {
+            agent: Mutex::new(agent),
+        })
+    }
+
+    /// The agent's spec, e.g. `"alphabeta:6"`.
+    #[getter]
+    fn name(&self) -> String {
+        self.agent.lock().expect("agent lock").name()
+    }
+
+    /// A legal action for the player to move in `game` (the game is not changed). Searches
+    /// release the GIL.
+    fn choose(&self, py: Python<'_>, game: &Game) -> PyResult<u32> {
+        Ok(self.analyse(py, game)?.0)
+    }
+
+    /// `(action, value, work)`: the chosen action, the agent's value estimate of it from the
+    /// mover's view in [-1, 1] (or `None`), and the simulations or nodes spent.
+    fn analyse(&self, py: Python<'_>, game: &Game) -> PyResult<(u32, Option<f32>, u64)> {
+        let state = live(game)?;
+        let rules = &game.rules;
+        let agent = &self.agent;
+        let (action, analysis) =
+            py.detach(|| agent.lock().expect("agent lock").choose(rules, state));
+        Ok((action.into(), analysis.value, analysis.work))
+    }
+
+    /// One action per game of `games` (none of them over), chosen in one batch.
+    fn choose_batch(&self, py: Python<'_>, games: Vec<PyRef<'_, Game>>) -> PyResult<Vec<u32>> {
+        let Some(first) = games.first() else {
+            return Ok(Vec::new());
+        };
+        let rules = first.rules.clone();
+        let mut states = Vec::with_capacity(games.len());
+        for (i, g) in games.iter().enumerate() {
+            if g.rules != rules {
+                return Err(PyValueError::new_err(format!(
+                    "game {i} is {}, but game 0 is {}: a batch holds one variant",
+                    g.rules.id(),
+                    rules.id()
+                )));
+            }
+            states.push(live(g).map_err(|e| PyValueError::new_err(format!("game {i}: {e}")))?);
+        }
+        let agent = &self.agent;
+        let choices = py.detach(|| {
+            agent
+                .lock()
+                .expect("agent lock")
+                .choose_batch(&rules, &states)
+        });
+        Ok(choices.into_iter().map(|(a, _)| a.into()).collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?})", self.name())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Agent>()
 }

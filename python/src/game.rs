@@ -35,6 +35,17 @@ pub fn action(rules: &Variant, action: i64) -> PyResult<Action> {
     Ok(action as Action)
 }
 
+/// Bounds of every observation feature, for observation spaces: the variants' observations are
+/// counts and flags scaled down (seeds / 4, stores / 24, ownership flags, ...), so none is
+/// negative and none exceeds the number of seeds in play (checked over random games of every
+/// variant by the Python tests).
+pub fn observation_bounds(rules: &Variant) -> (f32, f32) {
+    (
+        0.0,
+        rules.snapshot(&rules.start(Player::South)).total() as f32,
+    )
+}
+
 fn player(index: i64) -> PyResult<Player> {
     usize::try_from(index)
         .ok()
@@ -122,6 +133,12 @@ impl Game {
     #[getter]
     fn observation_len(&self) -> usize {
         self.rules.observation_len()
+    }
+
+    /// `(low, high)` bounds of every observation feature (0 and the number of seeds in play).
+    #[getter]
+    fn observation_bounds(&self) -> (f32, f32) {
+        observation_bounds(&self.rules)
     }
 
     /// The legal actions of the player to move, in increasing order (empty once over).

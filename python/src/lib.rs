@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 mod agent;
 mod game;
 mod options;
+mod vec_env;
 
 /// The names of every variant preset, e.g. `["oware", "ayo", "ayoayo"]`.
 #[pyfunction]
@@ -30,6 +31,8 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_class::<game::Game>()?;
+    m.add_class::<vec_env::VecEnv>()?;
+    m.add("AUTORESET_MODE", ayo_env::vec_env::AUTORESET_MODE)?;
     agent::register(m)?;
     Ok(())
 }

@@ -43,7 +43,9 @@ def test_random_games_keep_their_invariants(variant):
     for _ in range(20):
         g = ayo.Game(variant)
         total = sum(g.board) + sum(g.scores)
+        low, high = g.observation_bounds
         while not g.is_terminal():
+            assert low <= g.observation().min() and g.observation().max() <= high
             assert np.flatnonzero(g.action_mask()).tolist() == g.legal_actions()
             mover = g.to_play
             assert mover in (0, 1)

@@ -1,0 +1,270 @@
+"""Gymnasium environments for every Ayo variant.
+
+* ``AyoEnv`` — one game against an opponent policy that plays the other seat. Registered as
+  ``ayo/Oware-v1``, ``ayo/Ayo-v1``, … (one id per name in ``ayo.variants()``, the version being the
+  variant's)::
+
+      import gymnasium as gym, ayo
+      env = gym.make("ayo/Oware-v1", opponent="alphabeta:2")
+      obs, info = env.reset(seed=0)
+      obs, reward, terminated, truncated, info = env.step(info["action_mask"].nonzero()[0][0])
+
+  Action masks: ``info["action_mask"]`` (bool) and ``env.action_masks()`` (what sb3-contrib's
+  ``MaskablePPO`` calls); with ``obs_type="dict"`` the observation is
+  ``{"observation": ..., "action_mask": int8}`` instead (RLlib, Tianshou style).
+* ``AyoVectorEnv`` — a native ``gymnasium.vector.VectorEnv`` over ``ayo.VecEnv`` (self-play: the
+  policy plays both seats). ``gym.make_vec("ayo/Oware-v1", num_envs=4096,
+  vectorization_mode="vector_entry_point")`` builds one.
+
+The rules all live in Rust; this module only arranges seats, spaces and the Gymnasium protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ayo._ayo import Agent, Game, VecEnv, variants
+
+__all__ = ["AyoEnv", "AyoVectorEnv", "env_id", "register_envs"]
+
+#: An opponent: an agent spec (``"random"``, ``"greedy"``, ``"alphabeta:4"``, ``"mcts:200"``),
+#: an ``ayo.Agent``, or a function from an ``ayo.Game`` to an action.
+Opponent = Union[str, Agent, Callable[[Game], int]]
+
+
+def env_id(variant: str) -> str:
+    """The Gymnasium id of a variant, e.g. ``"ayo/Oware-v1"``."""
+    version = Game(variant).variant.split("@")[1]
+    return f"ayo/{variant.capitalize()}-v{version}"
+
+
+def register_envs() -> None:
+    """Registers ``ayo/<Variant>-v<version>`` for every variant (done on ``import ayo``)."""
+    for name in variants():
+        id_ = env_id(name)
+        if id_ in gymnasium.registry:
+            continue
+        gymnasium.register(
+            id=id_,
+            entry_point="ayo.gymnasium:AyoEnv",
+            vector_entry_point="ayo.gymnasium:AyoVectorEnv",
+            kwargs={"variant": name},
+        )
+
+
+def observation_box(length: int, bounds: tuple[float, float]) -> spaces.Box:
+    """The space of a variant's observation: ``length`` floats within ``bounds``."""
+    low, high = bounds
+    return spaces.Box(low=low, high=high, shape=(length,), dtype=np.float32)
+
+
+class AyoEnv(gymnasium.Env):
+    """One game of ``variant``: the agent plays seat ``seat`` (0 = South, 1 = North, ``None`` =
+    drawn at each reset) and ``opponent`` plays the other seat.
+
+    * Observation: the variant's float32 observation from the agent's view (``Box``), or with
+      ``obs_type="dict"`` a ``Dict`` of it and an int8 ``action_mask``. When the game has ended
+      on the opponent's side of the board the final observation is from the view of the player
+      who would have moved next, as ``ayo.Game.observation`` gives it.
+    * Action: ``Discrete(num_actions)``; an illegal action raises ``ValueError`` and changes
+      nothing. Legal actions: ``info["action_mask"]`` / ``action_masks()``.
+    * Reward: the agent's result (+1 win, -1 loss, 0 draw) on the step that ends the game, else 0.
+    * ``terminated``: the rules ended the game; ``truncated``: ``max_plies`` plies were played.
+    * ``info``: ``action_mask`` (bool), ``to_play`` (the agent's seat while the game is live),
+      ``seat``, ``scores`` and, once over, ``returns`` (both players').
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        variant: str = "oware",
+        opponent: Opponent = "random",
+        seat: int | None = 0,
+        obs_type: str = "box",
+        max_plies: int | None = 1000,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.game = Game(variant, **options)  # raises ValueError for a bad variant or option
+        self.variant = variant
+        self.options = options
+        if seat not in (0, 1, None):
+            raise ValueError(f"seat must be 0, 1 or None (drawn at each reset), got {seat!r}")
+        if obs_type not in ("box", "dict"):
+            raise ValueError(f'obs_type must be "box" or "dict", got {obs_type!r}')
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.seat_option = seat
+        self.seat = 0 if seat is None else seat
+        self.obs_type = obs_type
+        self.max_plies = max_plies
+        self.render_mode = render_mode
+        self._opponent_spec = opponent
+        if isinstance(opponent, str):
+            Agent(opponent)  # raises ValueError for a bad spec now rather than at reset
+        elif not (isinstance(opponent, Agent) or callable(opponent)):
+            raise TypeError(f"opponent must be an agent spec, an ayo.Agent or a function of a Game, got {opponent!r}")
+        self._opponent: Agent | Callable[[Game], int] | None = None
+
+        box = observation_box(self.game.observation_len, self.game.observation_bounds)
+        if obs_type == "dict":
+            self.observation_space = spaces.Dict(
+                {
+                    "observation": box,
+                    "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
+                }
+            )
+        else:
+            self.observation_space = box
+        self.action_space = spaces.Discrete(self.game.num_actions)
+
+    # ---- Gymnasium protocol ----
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if self.seat_option is None:
+            self.seat = int(self.np_random.integers(2))
+        if isinstance(self._opponent_spec, str) and (self._opponent is None or seed is not None):
+            self._opponent = Agent(self._opponent_spec, seed=int(self.np_random.integers(2**63)))
+        elif not isinstance(self._opponent_spec, str):
+            self._opponent = self._opponent_spec
+        self.game = Game(self.variant, **self.options)
+        self._play_opponent()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.game.is_terminal():
+            raise RuntimeError("step() called on a finished game; call reset() first")
+        action = int(action)
+        self.game.apply(action)  # ValueError naming the action if it is illegal
+        self._play_opponent()
+        terminated = self.game.is_terminal()
+        truncated = not terminated and self.max_plies is not None and self.game.ply >= self.max_plies
+        reward = float(self.game.returns()[self.seat]) if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return str(self.game)
+        if self.render_mode == "human":
+            print(self.game)
+        return None
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a bool array (sb3-contrib ``MaskablePPO`` calls this)."""
+        return self.game.action_mask()
+
+    # ---- helpers ----
+
+    def _play_opponent(self) -> None:
+        while not self.game.is_terminal() and self.game.to_play != self.seat:
+            if self.max_plies is not None and self.game.ply >= self.max_plies:
+                return
+            opponent = self._opponent
+            action = opponent.choose(self.game) if isinstance(opponent, Agent) else opponent(self.game.clone())
+            self.game.apply(int(action))
+
+    def _observation(self):
+        obs = self.game.observation()
+        if self.obs_type == "dict":
+            return {"observation": obs, "action_mask": self.game.action_mask().astype(np.int8)}
+        return obs
+
+    def _info(self) -> dict:
+        info = {
+            "action_mask": self.game.action_mask(),
+            "to_play": self.game.to_play,
+            "seat": self.seat,
+            "scores": np.array(self.game.scores, dtype=np.int32),
+        }
+        if self.game.is_terminal():
+            info["returns"] = np.array(self.game.returns(), dtype=np.float32)
+        return info
+
+
+class AyoVectorEnv(VectorEnv):
+    """``num_envs`` games of ``variant`` stepped by ``ayo.VecEnv`` in Rust (GIL released).
+
+    Self-play: one policy plays both seats. The observation of each game is from the view of its
+    player to move (``info["to_play"]``); the reward of a step is that of the player who made
+    the move (+1 / -1 / 0 on the step that ends the game, else 0).
+
+    Auto-reset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata``): a game that ends is
+    replaced inside the same step, so the returned observation and ``info["action_mask"]``
+    already belong to the new game; the finished game's observation is in
+    ``info["final_obs"]`` (object array, ``None`` where no game ended; ``info["_final_obs"]``
+    marks which) and both players' results in ``info["final_returns"]``. An illegal action
+    raises ``ValueError`` naming the game and the action, and no game is changed.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(
+        self,
+        variant: str = "oware",
+        num_envs: int = 1,
+        seed: int = 0,
+        num_threads: int = 0,
+        max_plies: int | None = 1000,
+        first: str = "south",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.env = VecEnv(
+            variant, num_envs, seed=seed, num_threads=num_threads, max_plies=max_plies, first=first, **options
+        )
+        self.num_envs = num_envs
+        self.render_mode = render_mode
+        self.single_observation_space = observation_box(self.env.observation_len, self.env.observation_bounds)
+        self.single_action_space = spaces.Discrete(self.env.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._rows = np.arange(num_envs)
+        self._to_play = np.zeros(num_envs, dtype=np.uint8)
+        self._mask = np.zeros((num_envs, self.env.num_actions), dtype=bool)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        obs, info = self.env.reset(seed=seed)
+        self._to_play, self._mask = info["to_play"], info["action_mask"]
+        return obs, info
+
+    def step(self, actions):
+        mover = self._to_play
+        obs, rewards, terminated, truncated, info = self.env.step(actions)
+        reward = rewards[self._rows, mover]
+        self._to_play, self._mask = info["to_play"], info["action_mask"]
+        done = terminated | truncated
+        if done.any():
+            final = self.env.final_observations()
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final_obs[i] = final[i]
+            info["final_obs"] = final_obs
+            info["_final_obs"] = done
+            info["final_returns"] = self.env.final_returns()
+            info["_final_returns"] = done
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every game, bool ``[num_envs, num_actions]``."""
+        return self._mask.copy()
+
+    def sample_actions(self) -> np.ndarray:
+        """One uniformly random legal action per game (from Rust, seeded per game)."""
+        return self.env.sample_actions()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass

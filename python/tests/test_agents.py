@@ -1,0 +1,73 @@
+"""`ayo.Agent`: the baseline agents of the Rust core, called on an `ayo.Game`."""
+
+import numpy as np
+import pytest
+
+import ayo
+
+SPECS = ["random", "greedy", "alphabeta:3", "mcts:50"]
+
+
+@pytest.mark.parametrize("variant", ayo.variants())
+@pytest.mark.parametrize("spec", SPECS)
+def test_agents_choose_legal_actions_and_leave_the_game_alone(variant, spec):
+    agent = ayo.Agent(spec, seed=1)
+    assert agent.name == spec
+    g = ayo.Game(variant)
+    while not g.is_terminal() and g.ply < 30:
+        before = g.clone()
+        action = agent.choose(g)
+        assert g == before
+        assert action in g.legal_actions()
+        g.apply(action)
+
+
+def test_analyse_reports_value_and_work():
+    action, value, work = ayo.Agent("alphabeta:4").analyse(ayo.Game("oware"))
+    assert action in range(6) and work > 0 and (value is None or -1 <= value <= 1)
+
+
+def test_choose_batch_gives_one_action_per_game():
+    games = [ayo.Game("oware"), ayo.Game("oware", first=1)]
+    games[0].apply(3)
+    actions = ayo.Agent("greedy", seed=2).choose_batch(games)
+    assert len(actions) == 2 and all(a in g.legal_actions() for a, g in zip(actions, games))
+    with pytest.raises(ValueError, match="one variant"):
+        ayo.Agent("random").choose_batch([ayo.Game("oware"), ayo.Game("ayo")])
+
+
+def test_same_seed_same_choices():
+    def run(seed):
+        agent, g, out = ayo.Agent("random", seed=seed), ayo.Game("oware"), []
+        while not g.is_terminal():
+            out.append(agent.choose(g))
+            g.apply(out[-1])
+        return out
+
+    assert run(4) == run(4)
+
+
+def test_alphabeta_beats_random():
+    wins = 0
+    for seed in range(6):
+        g = ayo.Game("oware", first=seed % 2)
+        players = {0: ayo.Agent("alphabeta:3", seed=seed), 1: ayo.Agent("random", seed=seed)}
+        while not g.is_terminal():
+            g.apply(players[g.to_play].choose(g))
+        wins += g.returns()[0] > 0
+    assert wins >= 5
+
+
+@pytest.mark.parametrize("spec, message", [("minimax", "unknown agent"), ("alphabeta:0", "1..=64"), ("mcts", "mcts:<n>")])
+def test_bad_spec_raises(spec, message):
+    with pytest.raises(ValueError, match=message):
+        ayo.Agent(spec)
+
+
+def test_finished_game_is_refused():
+    g = ayo.Game("oware")
+    rng = np.random.default_rng(0)
+    while not g.is_terminal():
+        g.apply(int(rng.choice(g.legal_actions())))
+    with pytest.raises(ValueError, match="over"):
+        ayo.Agent("random").choose(g)
