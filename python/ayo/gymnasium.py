@@ -72,8 +72,11 @@ class AyoEnv(gymnasium.Env):
       ``obs_type="dict"`` a ``Dict`` of it and an int8 ``action_mask``. When the game has ended
       on the opponent's side of the board the final observation is from the view of the player
       who would have moved next, as ``ayo.Game.observation`` gives it.
-    * Action: ``Discrete(num_actions)``; an illegal action raises ``ValueError`` and changes
-      nothing. Legal actions: ``info["action_mask"]`` / ``action_masks()``.
+    * Action: ``Discrete(num_actions)``; legal actions: ``info["action_mask"]`` /
+      ``action_masks()``. An illegal action (``illegal_action="lose"``, the default, as
+      PettingZoo's board games and as ``check_env``'s unmasked sampling needs) ends the episode
+      with reward -1 and ``info["illegal_action"] = True``, the board unchanged; with
+      ``illegal_action="raise"`` it raises ``ValueError`` and changes nothing.
     * Reward: the agent's result (+1 win, -1 loss, 0 draw) on the step that ends the game, else 0.
     * ``terminated``: the rules ended the game; ``truncated``: ``max_plies`` plies were played.
     * ``info``: ``action_mask`` (bool), ``to_play`` (the agent's seat while the game is live),
@@ -89,6 +92,7 @@ class AyoEnv(gymnasium.Env):
         seat: int | None = 0,
         obs_type: str = "box",
         max_plies: int | None = 1000,
+        illegal_action: str = "lose",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -97,6 +101,10 @@ class AyoEnv(gymnasium.Env):
         self.options = options
         if seat not in (0, 1, None):
             raise ValueError(f"seat must be 0, 1 or None (drawn at each reset), got {seat!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f'illegal_action must be "lose" or "raise", got {illegal_action!r}')
+        self.illegal_action = illegal_action
+        self._lost_by_illegal_action = False
         if obs_type not in ("box", "dict"):
             raise ValueError(f'obs_type must be "box" or "dict", got {obs_type!r}')
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -136,15 +144,20 @@ class AyoEnv(gymnasium.Env):
         elif not isinstance(self._opponent_spec, str):
             self._opponent = self._opponent_spec
         self.game = Game(self.variant, **self.options)
+        self._lost_by_illegal_action = False
         self._play_opponent()
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action):
-        if self.game.is_terminal():
-            raise RuntimeError("step() called on a finished game; call reset() first")
+        if self.game.is_terminal() or self._lost_by_illegal_action:
+            raise RuntimeError("step() called on a finished episode; call reset() first")
         action = int(action)
+        if self.illegal_action == "lose" and not (0 <= action < self.game.num_actions and self.game.action_mask()[action]):
+            self._lost_by_illegal_action = True
+            info = dict(self._info(), illegal_action=True)
+            return self._observation(), -1.0, True, False, info
         self.game.apply(action)  # ValueError naming the action if it is illegal
         self._play_opponent()
         terminated = self.game.is_terminal()

@@ -67,8 +67,21 @@ def test_opponent_may_be_a_function_or_an_agent():
     env.step(0)
 
 
+def test_illegal_action_loses_the_episode_by_default():
+    env = AyoEnv("oware", opponent="greedy")
+    env.reset(seed=0)
+    env.step(5)
+    before = env.game.clone()
+    bad = int(np.flatnonzero(~env.action_masks())[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    assert env.game == before
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+
+
 def test_illegal_action_raises_and_changes_nothing():
-    env = AyoEnv("oware")
+    env = AyoEnv("oware", illegal_action="raise")
     obs, info = env.reset(seed=0)
     env.step(5)
     before = env.unwrapped.game.clone()
@@ -86,6 +99,7 @@ def test_illegal_action_raises_and_changes_nothing():
         ({"colour": "red"}, ValueError),
         ({"seat": 2}, ValueError),
         ({"obs_type": "image"}, ValueError),
+        ({"illegal_action": "ignore"}, ValueError),
         ({"opponent": "minimax"}, ValueError),
         ({"opponent": 3}, TypeError),
     ],
