@@ -159,3 +159,19 @@ def test_vector_env_illegal_action_raises():
     with pytest.raises(ValueError, match=f"game {game}"):
         venv.step(actions)
     np.testing.assert_array_equal(venv.action_masks(), masks)
+
+
+def test_variant_options_pass_through_every_wrapper():
+    from ayo.pettingzoo import raw_env
+
+    env = gym.make("ayo/Oware-v1", seeds=3)
+    obs, _ = env.reset(seed=0)
+    np.testing.assert_array_equal(obs, ayo.Game("oware", seeds=3).observation())
+    venv = AyoVectorEnv("oware", num_envs=2, num_threads=1, seeds=3)
+    obs, _ = venv.reset(seed=0)
+    np.testing.assert_array_equal(obs[1], ayo.Game("oware", seeds=3).observation())
+    aec = raw_env("oware", seeds=3)
+    aec.reset()
+    np.testing.assert_array_equal(aec.observe("player_0")["observation"], ayo.Game("oware", seeds=3).observation())
+    if "ncho" in VARIANTS:
+        check_env(gym.make("ayo/Ncho-v1", episode="match", max_plies=400).unwrapped)
