@@ -2,7 +2,7 @@
 //! `cargo run --release -p ayo-env --example relay_stats -- ncho 200`
 use ayo_env::fours::{Episode, Fours, FoursRules};
 use ayo_env::relay::RelayEnd;
-use ayo_env::variants::ncho::NchoRules;
+use ayo_env::variants::{adi::AdiRules, jerin::JerinRules, ncho::NchoRules};
 use ayo_env::{Player, Rules};
 use rand::{Rng, SeedableRng};
 
@@ -39,6 +39,8 @@ fn main() {
     let games = args.get(2).and_then(|g| g.parse().ok()).unwrap_or(100);
     match args.get(1).map(String::as_str).unwrap_or("ncho") {
         "ncho" => run::<NchoRules>(games),
+        "adi" => run::<AdiRules>(games),
+        "jerin" => run::<JerinRules>(games),
         other => panic!("unknown {other}"),
     }
 }

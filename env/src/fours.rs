@@ -720,7 +720,7 @@ impl<V: FoursRules> Rules for Fours<V> {
         };
         let opening = if s.opening_due { ", opening due" } else { "" };
         format!(
-            "          f   e   d   c   b   a\n North {north}  groups {}\n South {south}  groups {}\n          A   B   C   D   E   F\n (* = house owned by the player across the board)\n round {} started by {}{opening}; {mover}",
+            "         f   e   d   c   b   a\n North {north}  groups {}\n South {south}  groups {}\n         A   B   C   D   E   F\n (* = house owned by the player across the board)\n round {} started by {}{opening}; {mover}",
             s.groups[1],
             s.groups[0],
             s.round,

@@ -71,6 +71,8 @@ variants! {
     Ayo(ayo::Ayo, ayo::AyoState) = "ayo",
     Ayoayo(ayoayo::Ayoayo, ayoayo::AyoayoState) = "ayoayo",
     Ncho(ncho::Ncho, crate::fours::FoursState) = "ncho",
+    Adi(adi::Adi, crate::fours::FoursState) = "adi",
+    Jerin(jerin::Jerin, crate::fours::FoursState) = "jerin",
 }
 
 impl Variant {

@@ -1,6 +1,8 @@
 //! One file per variant, each reading like its section of RULES.md.
 
+pub mod adi;
 pub mod ayo;
 pub mod ayoayo;
+pub mod jerin;
 pub mod ncho;
 pub mod oware;
