@@ -86,13 +86,13 @@ class VecEnv:
         seed: int = 0,
         num_threads: int = 0,
         max_plies: int | None = 1000,
-        first: str = "south",
+        first: str | int | None = None,
         **options: OptionValue,
     ) -> None:
         """``num_envs`` games of ``variant`` on ``num_threads`` threads (0 = one per core).
 
         ``max_plies``: a game still live after that many plies is truncated (``None``: never).
-        ``first``: ``"south"``/``"0"``, ``"north"``/``"1"``, ``"alternate"`` or ``"random"``.
+        ``first``: ``"south"``/``0`` (default), ``"north"``/``1``, ``"alternate"`` or ``"random"``.
         Raises ``ValueError`` for an unknown variant or option or a bad setting.
         """
     @property

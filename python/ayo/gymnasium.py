@@ -230,7 +230,7 @@ class AyoVectorEnv(VectorEnv):
         seed: int = 0,
         num_threads: int = 0,
         max_plies: int | None = 1000,
-        first: str = "south",
+        first: str | int = "south",
         render_mode: str | None = None,
         **options: Any,
     ) -> None:

@@ -142,19 +142,23 @@ fn actions(
 impl VecEnv {
     /// `num_envs` games of `variant` (with the preset's `**options`), stepped by `num_threads`
     /// worker threads (0 = one per core). Games still live after `max_plies` plies are
-    /// truncated (`None`: never). `first`: who starts each game — `"south"`/`0`,
-    /// `"north"`/`1`, `"alternate"` or `"random"`.
+    /// truncated (`None`: never). `first`: who starts each game — `"south"`/`0` (the
+    /// default), `"north"`/`1`, `"alternate"` or `"random"`.
     #[new]
-    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = "south", **options))]
+    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = None, **options))]
     fn new(
         variant: &str,
         num_envs: usize,
         seed: u64,
         num_threads: usize,
         max_plies: Option<u32>,
-        first: &str,
+        first: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let first = match first {
+            Some(f) => f.str()?.to_str()?.to_lowercase(),
+            None => "south".to_string(),
+        };
         let rules = options::variant(variant, options)?;
         let config = VecEnvConfig {
             num_envs,

@@ -146,3 +146,10 @@ def test_options_reach_the_variant():
     env = ayo.VecEnv("oware", 2, num_threads=1, seeds=3)
     obs, _ = env.reset()
     np.testing.assert_array_equal(obs[0], ayo.Game("oware", seeds=3).observation())
+
+
+@pytest.mark.parametrize("first, expected", [(None, [0, 0]), (0, [0, 0]), (1, [1, 1]), ("north", [1, 1]), ("alternate", [0, 1])])
+def test_first_player(first, expected):
+    env = ayo.VecEnv("oware", 2, num_threads=1, first=first)
+    _, info = env.reset()
+    assert info["to_play"].tolist() == expected
