@@ -73,6 +73,7 @@ variants! {
     Ncho(ncho::Ncho, crate::fours::FoursState) = "ncho",
     Adi(adi::Adi, crate::fours::FoursState) = "adi",
     Jerin(jerin::Jerin, crate::fours::FoursState) = "jerin",
+    Jodu(jodu::Jodu, jodu::JoduState) = "jodu",
 }
 
 impl Variant {

@@ -4,5 +4,6 @@ pub mod adi;
 pub mod ayo;
 pub mod ayoayo;
 pub mod jerin;
+pub mod jodu;
 pub mod ncho;
 pub mod oware;
