@@ -19,7 +19,7 @@ pub struct Agent {
     agent: Mutex<Box<dyn ayo_env::Agent>>,
 }
 
-fn live<'a>(game: &'a Game) -> PyResult<&'a VariantState> {
+fn live(game: &Game) -> PyResult<&VariantState> {
     if game.rules.is_terminal(&game.state) {
         return Err(PyValueError::new_err(
             "the game is over: an agent needs a game with a player to move",

@@ -33,11 +33,14 @@ struct Out<'py> {
 }
 
 /// A new array's data as a mutable slice.
-fn slice<'a, T: Element, D: ndarray::Dimension>(
+///
+/// # Safety
+/// `a` must be an array this module has just created and not yet handed to Python, and no
+/// other slice of it may be alive: the returned slice is the only access to its data.
+#[allow(clippy::mut_from_ref)] // the contract above makes the slice the only access
+unsafe fn slice<'a, T: Element, D: ndarray::Dimension>(
     a: &'a Bound<'_, numpy::PyArray<T, D>>,
 ) -> &'a mut [T] {
-    // SAFETY: every array of `Out` was created by `Out::new` and has not been handed to Python
-    // yet, so nothing else reads or writes it while the returned slice lives.
     unsafe { a.as_slice_mut() }.expect("a new array is contiguous")
 }
 
@@ -62,9 +65,12 @@ impl<'py> Out<'py> {
         f: impl FnOnce(&mut ayo_env::VecEnv<Variant>, &mut StepOut<'_>) -> T + Send,
     ) -> T {
         let (n, l, a) = (env.num_envs(), env.observation_len(), env.num_actions());
-        let (obs, mask, to_play) = (slice(&self.obs), slice(&self.mask), slice(&self.to_play));
-        let (rewards, terminated) = (slice(&self.rewards), slice(&self.terminated));
-        let truncated = slice(&self.truncated);
+        // SAFETY: `fill` takes each array of `Out` (made by `Out::new`, not yet returned to
+        // Python) once.
+        let (obs, mask, to_play) =
+            unsafe { (slice(&self.obs), slice(&self.mask), slice(&self.to_play)) };
+        let (rewards, terminated) = unsafe { (slice(&self.rewards), slice(&self.terminated)) };
+        let truncated = unsafe { slice(&self.truncated) };
         const SHAPE: &str = "arrays were made in the env's shapes";
         py.detach(move || {
             let mut out = StepOut {
@@ -265,7 +271,8 @@ impl VecEnv {
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
         let (n, na) = (self.env.num_envs(), self.env.num_actions());
         let out = PyArray2::<bool>::zeros(py, [n, na], false);
-        let s = slice(&out);
+        // SAFETY: `out` was just created here.
+        let s = unsafe { slice(&out) };
         for i in 0..n {
             for a in self.env.legal_mask(i).iter() {
                 s[i * na + a as usize] = true;
