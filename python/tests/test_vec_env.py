@@ -13,9 +13,9 @@ def masks_of(games):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("threads", [1, 2])
-def test_vec_env_agrees_with_single_games(variant, threads):
-    n, max_plies = 24, 120
+@pytest.mark.parametrize("threads, max_plies", [(1, 120), (2, 120), (1, 10)])
+def test_vec_env_agrees_with_single_games(variant, threads, max_plies):
+    n = 24
     env = ayo.VecEnv(variant, n, seed=5, num_threads=threads, max_plies=max_plies)
     games = [ayo.Game(variant) for _ in range(n)]
     obs, info = env.reset()
@@ -40,7 +40,8 @@ def test_vec_env_agrees_with_single_games(variant, threads):
                 finished += int(terminated[i])
                 truncations += int(truncated[i])
                 games[i] = ayo.Game(variant)
-    assert finished > 0 and truncations > 0
+    # with 10 plies every game is cut; with 120 random games of every variant end by the rules
+    assert truncations > 0 if max_plies == 10 else finished > 0
 
 
 def test_threads_give_identical_results():
