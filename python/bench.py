@@ -6,6 +6,9 @@ Each step plays one action in every game: the actions are drawn by `VecEnv.sampl
 (uniform over the legal actions, in Rust) and `step` returns fresh numpy arrays of
 observations, rewards, flags, masks and players to move. Steps/s counts single-game steps
 (calls × games). The loop over `step` alone is timed separately from sampling.
+
+On a shared machine wall-clock figures fall with the load; the CPU time the process used is
+also printed: steps per CPU-second, times the threads, estimates the throughput on idle cores.
 """
 
 from __future__ import annotations
@@ -31,20 +34,27 @@ def main() -> None:
     for _ in range(20):  # warm up the pool and the allocator
         env.step(env.sample_actions())
 
-    calls, step_time = 0, 0.0
+    calls, step_time, step_cpu = 0, 0.0, 0.0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
         actions = env.sample_actions()
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         obs, rewards, terminated, truncated, info = env.step(actions)
         step_time += time.perf_counter() - t
+        step_cpu += time.process_time() - c
         calls += 1
     total = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     steps = calls * args.envs
     finished = int(np.sum(env.episodes()))
     print(f"ayo.VecEnv {env.variant}: {args.envs} games, {env.num_threads} threads, {calls} calls")
     print(f"  step only          : {steps / step_time / 1e6:8.2f} M steps/s ({step_time / calls * 1e6:.0f} us per call)")
     print(f"  sample_actions+step: {steps / total / 1e6:8.2f} M steps/s")
+    print(f"  per CPU-second     : {steps / step_cpu / 1e6:8.2f} M steps (step only), {steps / cpu / 1e6:.2f} M (sample_actions+step)")
+    serial = cpu - step_cpu  # sampling and the Python loop run on one thread
+    idle = steps / (serial + step_cpu / env.num_threads)
+    print(f"  on {env.num_threads} idle cores    : {idle / 1e6:8.2f} M steps/s expected (sample_actions+step, from the CPU times)")
     print(f"  games finished     : {finished}")
 
 
