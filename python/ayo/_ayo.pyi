@@ -155,3 +155,5 @@ class Agent:
     def analyse(self, game: Game) -> tuple[int, float | None, int]:
         """``(action, value from the mover's view or None, work)``."""
     def choose_batch(self, games: list[Game]) -> list[int]: ...
+    def choose_vec(self, env: VecEnv) -> npt.NDArray[np.int64]:
+        """One action per game of ``env``, ready for ``env.step``."""

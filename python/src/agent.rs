@@ -2,7 +2,9 @@
 
 use crate::game::Game;
 use crate::options::value_error;
+use crate::vec_env::VecEnv;
 use ayo_env::{Rules, VariantState};
+use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Mutex;
@@ -87,6 +89,25 @@ impl Agent {
                 .choose_batch(&rules, &states)
         });
         Ok(choices.into_iter().map(|(a, _)| a.into()).collect())
+    }
+
+    /// One action per game of a `VecEnv` (int64 `[N]`, ready for `VecEnv.step`), chosen in one
+    /// batch with the GIL released.
+    fn choose_vec<'py>(
+        &self,
+        py: Python<'py>,
+        env: PyRef<'py, VecEnv>,
+    ) -> Bound<'py, PyArray1<i64>> {
+        let env = &env.env;
+        let agent = &self.agent;
+        let choices = py.detach(|| {
+            let states: Vec<&VariantState> = env.states().iter().collect();
+            agent
+                .lock()
+                .expect("agent lock")
+                .choose_batch(env.rules(), &states)
+        });
+        PyArray1::from_iter(py, choices.into_iter().map(|(a, _)| i64::from(a)))
     }
 
     fn __repr__(&self) -> String {

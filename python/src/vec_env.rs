@@ -19,7 +19,7 @@ use pyo3::types::PyDict;
 /// whole contract: same-step auto-reset, masks, rewards of each player, truncation).
 #[pyclass(module = "ayo._ayo", name = "VecEnv")]
 pub struct VecEnv {
-    env: ayo_env::VecEnv<Variant>,
+    pub env: ayo_env::VecEnv<Variant>,
 }
 
 /// Fresh numpy arrays for one call's output.

@@ -71,3 +71,15 @@ def test_finished_game_is_refused():
         g.apply(int(rng.choice(g.legal_actions())))
     with pytest.raises(ValueError, match="over"):
         ayo.Agent("random").choose(g)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:2"])
+def test_choose_vec_plays_every_game_of_a_vec_env(spec):
+    env = ayo.VecEnv("oware", 16, num_threads=1)
+    _, info = env.reset()
+    agent = ayo.Agent(spec, seed=1)
+    for _ in range(30):
+        actions = agent.choose_vec(env)
+        assert actions.shape == (16,) and actions.dtype == np.int64
+        assert info["action_mask"][np.arange(16), actions].all()
+        _, _, _, _, info = env.step(actions)
