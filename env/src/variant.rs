@@ -74,6 +74,7 @@ variants! {
     Adi(adi::Adi, crate::fours::FoursState) = "adi",
     Jerin(jerin::Jerin, crate::fours::FoursState) = "jerin",
     Jodu(jodu::Jodu, jodu::JoduState) = "jodu",
+    Yao(yao::Yao, yao::YaoState) = "yao",
 }
 
 impl Variant {

@@ -7,3 +7,4 @@ pub mod jerin;
 pub mod jodu;
 pub mod ncho;
 pub mod oware;
+pub mod yao;

@@ -1,0 +1,1097 @@
+//! `yao@1` — the four-row Yao game of Nyasaland (Sanderson 1913, seed `002_*.txt`;
+//! RULES.md section 7, research/rules-sources.md section 6 and defaults 11.6).
+//!
+//! Each player owns two rows of eight holes: his **back row** (nearest him) and his **front row**
+//! (the two centre rows face each other). Hole names follow the article, each row read from its
+//! owner's own left; seen from South's seat:
+//!
+//! ```text
+//!           H   G   F   E   D   C   B   A       North's back row
+//!          Rd  Rc  Od   V  Ob  Oa  Rb  Ra       North's front row
+//!          Ra  Rb  Oa  Ob   V  Od  Rc  Rd       South's front row
+//!           A   B   C   D   E   F   G   H       South's back row
+//! ```
+//! `Ra Rb` and `Rc Rd` are the **reverse** holes, `Oa Ob V Od` the **optional** holes, `V` the
+//! **village**. Front hole `c` (0 = Ra … 7 = Rd) faces the other player's front hole `7 − c`; a
+//! front hole is **in opposition** when both it and the hole facing it hold men. A player sows
+//! only round his own 16 holes ([`holes`]): along the front row, then back along the back row.
+//!
+//! A turn is a chain of spreads, takes and placings that ends when a man arrives in an empty
+//! hole. The player decides only at its start (where to add or spread, and which way) and when
+//! the chain arrives at his intact village (rule XV: stop or go on), so a turn is one or two
+//! **decision steps** of the same player, each an action of one fixed space of 34:
+//!
+//! | action      | meaning                                                                  |
+//! |-------------|--------------------------------------------------------------------------|
+//! | `2k + d`    | begin the turn at own hole `k` (0–7 = Ra … Rd, 8–15 = A … H) going `d` (0 = left, 1 = right, as the mover sees that row) |
+//! | 32          | stop at the village (rule XV)                                            |
+//! | 33          | go on: spread the village                                                |
+//!
+//! While men remain in hand, `k` is the front hole the man is added to. When that hole is in
+//! opposition the men taken are placed *travelling* `d`: right = from Ra, left = from Rd — the
+//! placing end of rule XII, or the only end rule XVIII allows at a reverse hole; otherwise `d` is
+//! the direction of the rule-X spread. With no men in hand `k` is the hole spread (rule XIII).
+//! A move whose chain would never end is illegal; a player all of whose moves never end passes.
+
+mod holes;
+#[cfg(test)]
+mod tests;
+
+pub use holes::{back_lane, occupied, Dir, Holes, LOOP, ROW, VILLAGE};
+
+use crate::action::{Action, ActionMask};
+use crate::error::ParseError;
+use crate::player::Player;
+use crate::rules::{NoTrace, Rules, Snapshot, Trace};
+use crate::two_row::mix;
+
+/// Men on the board and in hand, together.
+pub const MEN: u32 = 64;
+/// Men each player holds in hand at the start (rule II).
+pub const IN_HAND: u8 = 22;
+/// Action: stop at the village (rule XV).
+pub const STOP: Action = 32;
+/// Action: go on from the village, spreading it.
+pub const GO_ON: Action = 33;
+/// Size of the action space.
+pub const NUM_ACTIONS: usize = 34;
+/// Length of the observation.
+pub const OBSERVATION_LEN: usize = 40;
+
+/// The front row's hole names, from the owner's left.
+pub const FRONT_NAMES: [&str; ROW] = ["Ra", "Rb", "Oa", "Ob", "V", "Od", "Rc", "Rd"];
+/// The back row's hole names, from the owner's left.
+pub const BACK_NAMES: [&str; ROW] = ["A", "B", "C", "D", "E", "F", "G", "H"];
+
+/// Front hole `Od`, where the gambit adds.
+const OD: usize = 5;
+/// The gambit's action: add to `Od`, going left.
+const GAMBIT: Action = 2 * OD as Action;
+
+/// The lane of own hole `k` (0–7 front Ra … Rd, 8–15 back A … H).
+#[inline]
+pub const fn lane_of_hole(k: usize) -> usize {
+    if k < ROW {
+        k
+    } else {
+        back_lane(k - ROW)
+    }
+}
+
+/// The own hole number (0–7 front Ra … Rd, 8–15 back A … H) of `lane`.
+#[inline]
+pub const fn hole_of_lane(lane: usize) -> usize {
+    if lane < ROW {
+        lane
+    } else {
+        ROW + (LOOP - 1 - lane)
+    }
+}
+
+/// The article's name of own hole `k`.
+pub fn hole_name(k: usize) -> &'static str {
+    if k < ROW {
+        FRONT_NAMES[k]
+    } else {
+        BACK_NAMES[k - ROW]
+    }
+}
+
+/// The action that begins a turn at own hole `k` going `rightwards` (as the mover sees its row).
+#[inline]
+pub const fn begin_action(k: usize, rightwards: bool) -> Action {
+    (2 * k + rightwards as usize) as Action
+}
+
+/// The `yao` preset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Yao {
+    /// Play the article's fixed two opening moves (6.5), B's irregular placing included.
+    pub sanderson_gambit: bool,
+}
+
+/// Everything on the board and in the hands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Each player's 16 holes, indexed by player.
+    pub holes: [Holes; 2],
+    /// Men each player still holds in hand (and, after the winning take, the men taken last).
+    pub hands: [u8; 2],
+    /// Whether no man has yet left the player's village (rules X, XV).
+    pub village_intact: [bool; 2],
+}
+
+impl Board {
+    /// Rule II, III: 22 in hand; 6 in the village and 2 in each of the two holes to its right.
+    pub fn start() -> Board {
+        let mut side = Holes(0);
+        side.add(VILLAGE, 6);
+        side.add(VILLAGE + 1, 2);
+        side.add(VILLAGE + 2, 2);
+        Board {
+            holes: [side; 2],
+            hands: [IN_HAND; 2],
+            village_intact: [true; 2],
+        }
+    }
+
+    /// Bit `c` set when `p`'s front hole `c` is in opposition.
+    #[inline]
+    pub fn opposition(&self, p: Player) -> u8 {
+        occupied(self.holes[p.index()].front()) & occupied(self.holes[(!p).index()].front_facing())
+    }
+
+    /// Whether `p`'s hole at `lane` is a front hole in opposition.
+    #[inline]
+    pub fn in_opposition(&self, p: Player, lane: usize) -> bool {
+        lane < ROW
+            && self.holes[p.index()].get(lane) > 0
+            && self.holes[(!p).index()].get(ROW - 1 - lane) > 0
+    }
+
+    /// The board in absolute order: player 0's front row Ra … Rd, his back row A … H, then
+    /// player 1's front and back rows the same way (pits 0–31); `in_hand` men in the air.
+    pub fn snapshot(&self, in_hand: u32) -> Snapshot {
+        let mut pits = Vec::with_capacity(2 * LOOP);
+        for side in self.holes {
+            pits.extend((0..LOOP).map(|k| side.get(lane_of_hole(k))));
+        }
+        Snapshot {
+            pits,
+            stores: [0, 0],
+            hands: [self.hands[0] as u32, self.hands[1] as u32],
+            in_hand,
+            owners: None,
+        }
+    }
+
+    /// Drops one man into each of the `n` holes after `from` going `dir`; the arrival and what
+    /// it held before the last man.
+    #[inline]
+    fn sow<T: Trace>(
+        &mut self,
+        p: Player,
+        from: usize,
+        dir: Dir,
+        n: u8,
+        trace: &mut T,
+    ) -> (usize, u8) {
+        if T::ACTIVE {
+            let (mut at, mut before) = (from, 0);
+            for left in (0..n).rev() {
+                at = dir.step(at);
+                before = self.holes[p.index()].get(at);
+                self.holes[p.index()].add(at, 1);
+                trace.drop_seed(self.snapshot(left as u32));
+            }
+            (at, before)
+        } else {
+            self.holes[p.index()].sow(from, dir, n)
+        }
+    }
+
+    /// Spreads `n` men of `p`'s hole `lane` going `dir` (the hole keeps the rest).
+    #[inline]
+    fn spread<T: Trace>(
+        &mut self,
+        p: Player,
+        lane: usize,
+        n: u8,
+        dir: Dir,
+        trace: &mut T,
+    ) -> (usize, u8) {
+        self.holes[p.index()].remove(lane, n);
+        if lane == VILLAGE {
+            self.village_intact[p.index()] = false;
+        }
+        self.sow(p, lane, dir, n, trace)
+    }
+
+    /// Rule IV: one man from hand into `p`'s front hole `lane`.
+    #[inline]
+    fn add<T: Trace>(&mut self, p: Player, lane: usize, trace: &mut T) {
+        self.hands[p.index()] -= 1;
+        self.holes[p.index()].add(lane, 1);
+        if T::ACTIVE {
+            trace.drop_seed(self.snapshot(0));
+        }
+    }
+
+    /// Takes the men facing `p`'s front hole `c`. `None` when that empties the opponent's front
+    /// row: `p` has won, and the men taken last stay in his hand (Y-5); otherwise how many.
+    #[inline]
+    fn take<T: Trace>(&mut self, p: Player, c: usize, trace: &mut T) -> Option<u8> {
+        let q = !p;
+        let facing = ROW - 1 - c;
+        let men = self.holes[q.index()].lift(facing);
+        if facing == VILLAGE {
+            self.village_intact[q.index()] = false; // Y-2: taken from counts as removed
+        }
+        if self.holes[q.index()].front() == 0 {
+            self.hands[p.index()] += men;
+            if T::ACTIVE {
+                trace.drop_seed(self.snapshot(0));
+            }
+            return None;
+        }
+        if T::ACTIVE {
+            trace.drop_seed(self.snapshot(men as u32));
+        }
+        Some(men)
+    }
+
+    /// Rules XVI, XVIII, XIX (and XII through `dir`): takes the men facing `p`'s front hole `c`
+    /// and places them one per hole from an end of his front row, on into the back row.
+    /// From a reverse hole they go from the end hole of that reverse; from an optional hole they
+    /// keep travelling `dir`, from Ra when that is rightwards and from Rd when leftwards.
+    /// Returns the arrival, what it held before the last man and the new direction, or `None`
+    /// when the take won the game.
+    #[inline]
+    fn take_and_place<T: Trace>(
+        &mut self,
+        p: Player,
+        c: usize,
+        dir: Dir,
+        trace: &mut T,
+    ) -> Option<(usize, u8, Dir)> {
+        let men = self.take(p, c, trace)?;
+        let dir = match c {
+            0 | 1 => Dir::Clockwise,
+            6 | 7 => Dir::Anticlockwise,
+            _ => dir,
+        };
+        // The man placed first goes into the end hole itself: sow from the hole before it.
+        let before_end = match dir {
+            Dir::Clockwise => back_lane(0),
+            Dir::Anticlockwise => back_lane(ROW - 1),
+        };
+        let (at, before) = self.sow(p, before_end, dir, men, trace);
+        Some((at, before, dir))
+    }
+}
+
+/// The decision the player to move faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decision {
+    /// A new turn: where to add or spread, and which way (actions 0–31).
+    Begin,
+    /// The chain has arrived at the mover's intact village, not in opposition (rule XV):
+    /// stop (32) or go on (33), travelling `dir`, taking on arrivals in opposition if `capturing`.
+    Village { dir: Dir, capturing: bool },
+}
+
+/// Whether the game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    Live,
+    Won(Player),
+    /// Neither player has a move that ends (never seen in practice).
+    Drawn,
+}
+
+/// A game of `yao`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YaoState {
+    pub board: Board,
+    /// The player to move (or who would move, once the game is over).
+    pub to_move: Player,
+    pub decision: Decision,
+    /// Moves of the gambit still to play (2, 1 or 0).
+    pub gambit: u8,
+    pub status: Status,
+    pub ply: u32,
+    legal: ActionMask,
+}
+
+/// How play went on after a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    /// Arrived in an empty hole: the turn is over (rule VII).
+    Lies,
+    /// Stopped at the village (rule XV): the turn is over.
+    Stops,
+    /// Arrived at the intact village: the player decides.
+    Village { dir: Dir, capturing: bool },
+    /// Took the last men of the opponent's front row.
+    Wins,
+    /// The chain repeats itself and would never end.
+    Endless,
+}
+
+/// Brent's cycle finder over the states at each spread or take of a chain: constant memory.
+struct Cycle {
+    saved: (Board, usize, Dir),
+    power: u32,
+    steps: u32,
+}
+
+impl Cycle {
+    fn new(b: &Board, at: usize, dir: Dir) -> Cycle {
+        Cycle {
+            saved: (*b, at, dir),
+            power: 1,
+            steps: 0,
+        }
+    }
+
+    /// Whether the chain is back in a state it was in before.
+    #[inline]
+    fn repeats(&mut self, b: &Board, at: usize, dir: Dir) -> bool {
+        let now = (*b, at, dir);
+        if now == self.saved {
+            return true;
+        }
+        self.steps += 1;
+        if self.steps == self.power {
+            self.saved = now;
+            self.power *= 2;
+            self.steps = 0;
+        }
+        false
+    }
+}
+
+/// Plays on from an arrival at `p`'s hole `at`, which held `before` men before the last one,
+/// until the turn ends or the village asks for a decision. `check` looks for never-ending chains.
+#[inline]
+fn play_on<T: Trace>(
+    b: &mut Board,
+    p: Player,
+    mut at: usize,
+    mut before: u8,
+    mut dir: Dir,
+    capturing: bool,
+    check: bool,
+    trace: &mut T,
+) -> Run {
+    let mut cycle = check.then(|| Cycle::new(b, at, dir));
+    loop {
+        if before == 0 {
+            return Run::Lies; // VII
+        }
+        if at == VILLAGE && b.village_intact[p.index()] && !b.in_opposition(p, at) {
+            return Run::Village { dir, capturing }; // XV
+        }
+        if capturing && b.in_opposition(p, at) {
+            // VIII, IX (XIV: only in a chain that may capture)
+            match b.take_and_place(p, at, dir, trace) {
+                None => return Run::Wins,
+                Some((a, n, d)) => (at, before, dir) = (a, n, d),
+            }
+        } else {
+            let men = b.holes[p.index()].get(at);
+            (at, before) = b.spread(p, at, men, dir, trace);
+        }
+        if let Some(c) = &mut cycle {
+            if c.repeats(b, at, dir) {
+                return Run::Endless;
+            }
+        }
+    }
+}
+
+/// Plays action `a` (0–31) that begins `p`'s turn.
+#[inline]
+fn begin<T: Trace>(
+    b: &mut Board,
+    p: Player,
+    a: Action,
+    gambit: bool,
+    check: bool,
+    trace: &mut T,
+) -> Run {
+    let lane = lane_of_hole(a as usize / 2);
+    let dir = Dir::along(lane, a % 2 == 1);
+    if b.hands[p.index()] == 0 {
+        // XIII: spread any hole of two or more; XIV: the chain may capture only if the first
+        // spread arrives (in an occupied hole) in opposition.
+        let men = b.holes[p.index()].get(lane);
+        let (at, before) = b.spread(p, lane, men, dir, trace);
+        let capturing = before > 0 && b.in_opposition(p, at);
+        return play_on(b, p, at, before, dir, capturing, check, trace);
+    }
+    // IV, V: add a man; VI: to a hole in opposition if there is one.
+    let capturing = b.in_opposition(p, lane);
+    b.add(p, lane, trace);
+    if capturing && gambit {
+        // 6.5: the second move of the gambit places the man taken into the hole added to.
+        let Some(men) = b.take(p, lane, trace) else {
+            return Run::Wins;
+        };
+        for left in (0..men).rev() {
+            b.holes[p.index()].add(lane, 1);
+            if T::ACTIVE {
+                trace.drop_seed(b.snapshot(left as u32));
+            }
+        }
+        let before = b.holes[p.index()].get(lane) - 1;
+        return play_on(b, p, lane, before, dir, true, check, trace);
+    }
+    if capturing {
+        return match b.take_and_place(p, lane, dir, trace) {
+            None => Run::Wins,
+            Some((at, before, dir)) => play_on(b, p, at, before, dir, true, check, trace),
+        };
+    }
+    // X: spread the hole added to, either way; only two men from the intact village.
+    // XI: such a move never captures.
+    let men = if lane == VILLAGE && b.village_intact[p.index()] {
+        2
+    } else {
+        b.holes[p.index()].get(lane)
+    };
+    let (at, before) = b.spread(p, lane, men, dir, trace);
+    play_on(b, p, at, before, dir, false, check, trace)
+}
+
+/// Plays the village decision `a` (stop or go on).
+#[inline]
+fn at_village<T: Trace>(
+    b: &mut Board,
+    p: Player,
+    a: Action,
+    dir: Dir,
+    capturing: bool,
+    check: bool,
+    trace: &mut T,
+) -> Run {
+    if a == STOP {
+        if T::ACTIVE {
+            trace.drop_seed(b.snapshot(0)); // nothing moves; the board is reported once
+        }
+        return Run::Stops;
+    }
+    let men = b.holes[p.index()].get(VILLAGE);
+    let (at, before) = b.spread(p, VILLAGE, men, dir, trace);
+    play_on(b, p, at, before, dir, capturing, check, trace)
+}
+
+/// The actions that may begin `p`'s turn, never-ending ones removed.
+fn begin_mask(b: &Board, p: Player, gambit: bool) -> ActionMask {
+    let side = b.holes[p.index()];
+    let mut candidates = 0u64;
+    let both = |c: usize| 0b11u64 << (2 * c);
+    if gambit {
+        candidates = 1 << GAMBIT;
+    } else if b.hands[p.index()] > 0 {
+        let opposition = b.opposition(p);
+        if opposition != 0 {
+            // VI: add in opposition. XVIII fixes the placing end at a reverse hole; XII lets
+            // the player choose it at an optional hole.
+            for c in bits(opposition as u64) {
+                candidates |= match c {
+                    0 | 1 => 1 << begin_action(c, true),
+                    6 | 7 => 1 << begin_action(c, false),
+                    _ => both(c),
+                };
+            }
+        } else {
+            // X: any occupied front hole, either way; the intact village only when every other
+            // front hole is empty.
+            let mut holes = occupied(side.front());
+            if b.village_intact[p.index()] && holes != 1 << VILLAGE {
+                holes &= !(1 << VILLAGE);
+            }
+            for c in bits(holes as u64) {
+                candidates |= both(c);
+            }
+        }
+    } else {
+        // XIII: any hole holding more than one man, either way.
+        for lane in 0..LOOP {
+            if side.get(lane) > 1 {
+                candidates |= both(hole_of_lane(lane));
+            }
+        }
+    }
+    let mut mask = ActionMask::EMPTY;
+    for a in bits(candidates) {
+        let mut trial = *b;
+        if begin(&mut trial, p, a as Action, gambit, true, &mut NoTrace) != Run::Endless {
+            mask.insert(a as Action);
+        }
+    }
+    mask
+}
+
+/// Stop is always allowed; going on unless the chain would never end.
+fn village_mask(b: &Board, p: Player, dir: Dir, capturing: bool) -> ActionMask {
+    let mut mask = ActionMask(1 << STOP);
+    let mut trial = *b;
+    if at_village(&mut trial, p, GO_ON, dir, capturing, true, &mut NoTrace) != Run::Endless {
+        mask.insert(GO_ON);
+    }
+    mask
+}
+
+/// The set bits of `x`, lowest first.
+#[inline]
+fn bits(mut x: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (x != 0).then(|| {
+            let i = x.trailing_zeros() as usize;
+            x &= x - 1;
+            i
+        })
+    })
+}
+
+impl Yao {
+    /// A state with `board`, `to_move` facing `decision`; the turn's checks are made.
+    pub fn state(&self, board: Board, to_move: Player, decision: Decision, gambit: u8) -> YaoState {
+        let mut s = YaoState {
+            board,
+            to_move,
+            decision,
+            gambit,
+            status: Status::Live,
+            ply: 0,
+            legal: ActionMask::EMPTY,
+        };
+        match decision {
+            Decision::Begin => self.begin_turn(&mut s),
+            Decision::Village { dir, capturing } => {
+                s.legal = village_mask(&s.board, to_move, dir, capturing)
+            }
+        }
+        s
+    }
+
+    /// The checks at the start of a turn: rule XX, an empty front row in phase 1, the gambit,
+    /// and passes when every move would never end.
+    fn begin_turn(&self, s: &mut YaoState) {
+        s.decision = Decision::Begin;
+        for _ in 0..2 {
+            let p = s.to_move;
+            let side = s.board.holes[p.index()];
+            let in_hand = s.board.hands[p.index()] > 0;
+            if s.gambit > 0 && side.get(OD) == 0 {
+                s.gambit = 0;
+            }
+            // XX: with no men in hand and only single men, he loses. With men in hand and an
+            // empty front row he cannot add (V, X): he has lost by the object of the game.
+            if (!in_hand && !side.has_two_or_more()) || (in_hand && side.front() == 0) {
+                return self.end(s, Status::Won(!p));
+            }
+            s.legal = begin_mask(&s.board, p, s.gambit > 0);
+            if !s.legal.is_empty() {
+                return;
+            }
+            s.to_move = !p; // every move never ends: he passes (RULES.md 1)
+        }
+        self.end(s, Status::Drawn);
+    }
+
+    fn end(&self, s: &mut YaoState, status: Status) {
+        s.status = status;
+        s.legal = ActionMask::EMPTY;
+    }
+
+    /// The board drawn from `seat`'s side (his rows at the bottom), with the article's names.
+    pub fn render_from(&self, s: &YaoState, seat: Player) -> String {
+        let b = &s.board;
+        let (me, them) = (seat, !seat);
+        let row = |p: Player, back: bool, reversed: bool| -> String {
+            let mut cells: Vec<String> = (0..ROW)
+                .map(|i| {
+                    let k = if back { ROW + i } else { i };
+                    format!("{:>4}", b.holes[p.index()].get(lane_of_hole(k)))
+                })
+                .collect();
+            if reversed {
+                cells.reverse();
+            }
+            cells.concat()
+        };
+        let names = |names: [&str; ROW], reversed: bool| -> String {
+            let mut cells: Vec<String> = names.iter().map(|n| format!("{n:>4}")).collect();
+            if reversed {
+                cells.reverse();
+            }
+            cells.concat()
+        };
+        let who = |p: Player| ["South", "North"][p.index()];
+        let village = |p: Player| {
+            if b.village_intact[p.index()] {
+                "village intact"
+            } else {
+                "village opened"
+            }
+        };
+        let state = match s.status {
+            Status::Won(p) => format!("{} has won", who(p)),
+            Status::Drawn => "drawn".to_string(),
+            Status::Live => match s.decision {
+                Decision::Begin => format!("{} to move", who(s.to_move)),
+                Decision::Village { dir, capturing } => format!(
+                    "{} arrived at V going {}{}: stop or go on",
+                    who(s.to_move),
+                    if dir == Dir::Clockwise {
+                        "right"
+                    } else {
+                        "left"
+                    },
+                    if capturing { ", taking" } else { "" }
+                ),
+            },
+        };
+        let gambit = if s.gambit > 0 {
+            format!(" (gambit: {} to play)", s.gambit)
+        } else {
+            String::new()
+        };
+        format!(
+            "       {}\n {:<5} {}   hand {}\n       {}   {}\n       {}\n       {}\n {:<5} {}   {}\n       {}   hand {}\n       {}\n {state}{gambit}",
+            names(BACK_NAMES, true),
+            who(them),
+            row(them, true, true),
+            b.hands[them.index()],
+            row(them, false, true),
+            village(them),
+            names(FRONT_NAMES, true),
+            names(FRONT_NAMES, false),
+            who(me),
+            row(me, false, false),
+            village(me),
+            row(me, true, false),
+            b.hands[me.index()],
+            names(BACK_NAMES, false),
+        )
+    }
+}
+
+impl Rules for Yao {
+    type State = YaoState;
+
+    fn name(&self) -> &'static str {
+        "yao"
+    }
+    fn version(&self) -> u32 {
+        1
+    }
+    fn options(&self) -> Vec<(String, String)> {
+        if self.sanderson_gambit {
+            vec![("sanderson_gambit".into(), "true".into())]
+        } else {
+            vec![]
+        }
+    }
+    fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseError> {
+        match key {
+            "sanderson_gambit" => {
+                self.sanderson_gambit = match value {
+                    "true" | "1" | "yes" => true,
+                    "false" | "0" | "no" => false,
+                    _ => {
+                        return Err(ParseError::BadOptionValue {
+                            option: key.into(),
+                            value: value.into(),
+                            expected: "true or false".into(),
+                        })
+                    }
+                };
+                Ok(())
+            }
+            _ => Err(ParseError::UnknownOption {
+                variant: self.id(),
+                option: key.into(),
+                expected: "sanderson_gambit".into(),
+            }),
+        }
+    }
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+    fn observation_len(&self) -> usize {
+        OBSERVATION_LEN
+    }
+    fn start(&self, first: Player) -> YaoState {
+        let gambit = if self.sanderson_gambit { 2 } else { 0 };
+        self.state(Board::start(), first, Decision::Begin, gambit)
+    }
+    #[inline]
+    fn to_play(&self, s: &YaoState) -> Option<Player> {
+        (s.status == Status::Live).then_some(s.to_move)
+    }
+    #[inline]
+    fn legal_mask(&self, s: &YaoState) -> ActionMask {
+        s.legal
+    }
+
+    fn apply<T: Trace>(&self, s: &mut YaoState, action: Action, trace: &mut T) {
+        let p = s.to_move;
+        s.ply += 1;
+        let run = match s.decision {
+            Decision::Begin => {
+                let gambit = s.gambit > 0;
+                s.gambit = s.gambit.saturating_sub(1);
+                begin(&mut s.board, p, action, gambit, false, trace)
+            }
+            Decision::Village { dir, capturing } => {
+                at_village(&mut s.board, p, action, dir, capturing, false, trace)
+            }
+        };
+        match run {
+            Run::Village { dir, capturing } => {
+                s.decision = Decision::Village { dir, capturing };
+                s.legal = village_mask(&s.board, p, dir, capturing);
+            }
+            Run::Lies | Run::Stops => {
+                if s.board.holes[p.index()].front() == 0 {
+                    // He emptied his own front row: the object of the game is the opponent's.
+                    return self.end(s, Status::Won(!p));
+                }
+                s.to_move = !p;
+                self.begin_turn(s);
+            }
+            Run::Wins => self.end(s, Status::Won(p)),
+            Run::Endless => unreachable!("a never-ending move is never legal"),
+        }
+    }
+
+    /// Men on each player's side: his 16 holes and his hand.
+    fn scores(&self, s: &YaoState) -> [i32; 2] {
+        let b = &s.board;
+        [0, 1].map(|p| (b.holes[p].total() + b.hands[p] as u32) as i32)
+    }
+    fn returns(&self, s: &YaoState) -> [f32; 2] {
+        match s.status {
+            Status::Won(p) => {
+                let mut r = [-1.0; 2];
+                r[p.index()] = 1.0;
+                r
+            }
+            _ => [0.0, 0.0],
+        }
+    }
+    fn ply(&self, s: &YaoState) -> u32 {
+        s.ply
+    }
+
+    /// 40 floats from the view of the player to move, men scaled by 1/8:
+    /// * 0–15: his holes Ra … Rd, then A … H;
+    /// * 16–23: the opponent's front holes facing his Ra … Rd; 24–31: the opponent's back holes
+    ///   behind those (his board as the mover sees it across the table, nearest row first);
+    /// * 32, 33: men in his hand and in the opponent's hand, / 22;
+    /// * 34, 35: his village intact, the opponent's village intact (0/1);
+    /// * 36: 1 when the decision is the village stop; 37: the chain travels rightwards along his
+    ///   front row (clockwise); 38: the chain may capture; 39: gambit moves left / 2.
+    fn observe(&self, s: &YaoState, out: &mut [f32]) {
+        let b = &s.board;
+        let (me, them) = (b.holes[s.to_move.index()], b.holes[(!s.to_move).index()]);
+        for k in 0..LOOP {
+            out[k] = me.get(lane_of_hole(k)) as f32 / 8.0;
+        }
+        for c in 0..ROW {
+            out[LOOP + c] = them.get(ROW - 1 - c) as f32 / 8.0;
+            out[LOOP + ROW + c] = them.get(back_lane(ROW - 1 - c)) as f32 / 8.0;
+        }
+        let (p, q) = (s.to_move.index(), (!s.to_move).index());
+        out[32] = b.hands[p] as f32 / IN_HAND as f32;
+        out[33] = b.hands[q] as f32 / IN_HAND as f32;
+        out[34] = b.village_intact[p] as u8 as f32;
+        out[35] = b.village_intact[q] as u8 as f32;
+        let (pending, clockwise, capturing) = match s.decision {
+            Decision::Begin => (0.0, 0.0, 0.0),
+            Decision::Village { dir, capturing } => (
+                1.0,
+                (dir == Dir::Clockwise) as u8 as f32,
+                capturing as u8 as f32,
+            ),
+        };
+        out[36] = pending;
+        out[37] = clockwise;
+        out[38] = capturing;
+        out[39] = s.gambit as f32 / 2.0;
+    }
+
+    fn snapshot(&self, s: &YaoState) -> Snapshot {
+        s.board.snapshot(0)
+    }
+
+    fn hash(&self, s: &YaoState) -> u64 {
+        let b = &s.board;
+        let decision = match s.decision {
+            Decision::Begin => 0,
+            Decision::Village { dir, capturing } => {
+                1 | (dir == Dir::Clockwise) as u64 * 2 | capturing as u64 * 4
+            }
+        };
+        let status = match s.status {
+            Status::Live => 0,
+            Status::Won(p) => 1 + p.index() as u64,
+            Status::Drawn => 3,
+        };
+        let small = b.hands[0] as u64
+            | (b.hands[1] as u64) << 8
+            | (b.village_intact[0] as u64) << 16
+            | (b.village_intact[1] as u64) << 17
+            | (s.to_move.index() as u64) << 18
+            | decision << 20
+            | (s.gambit as u64) << 24
+            | status << 28;
+        let mut h = mix(small);
+        for side in b.holes {
+            h = mix(h ^ side.0 as u64);
+            h = mix(h ^ (side.0 >> 64) as u64);
+        }
+        h
+    }
+
+    /// `F0 / B0 | F1 / B1 | hands h0 h1 | m | village v0 v1 | gambit g | step`: each player's
+    /// front row Ra … Rd and back row A … H from his own left, the men in hand, the player to
+    /// move (0 or 1), village intact flags (0/1), gambit moves left, and the step: `begin`,
+    /// `village left|right taking|quiet` (the village decision, the chain's direction along the
+    /// front row and whether it may capture), `won 0|1` or `drawn`.
+    fn notation(&self, s: &YaoState) -> String {
+        let b = &s.board;
+        let row = |p: usize, back: bool| -> String {
+            (0..ROW)
+                .map(|i| {
+                    b.holes[p]
+                        .get(lane_of_hole(if back { ROW + i } else { i }))
+                        .to_string()
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let step = match (s.status, s.decision) {
+            (Status::Won(p), _) => format!("won {}", p.index()),
+            (Status::Drawn, _) => "drawn".into(),
+            (Status::Live, Decision::Begin) => "begin".into(),
+            (Status::Live, Decision::Village { dir, capturing }) => format!(
+                "village {} {}",
+                if dir == Dir::Clockwise {
+                    "right"
+                } else {
+                    "left"
+                },
+                if capturing { "taking" } else { "quiet" }
+            ),
+        };
+        format!(
+            "{} / {} | {} / {} | hands {} {} | {} | village {} {} | gambit {} | {step}",
+            row(0, false),
+            row(0, true),
+            row(1, false),
+            row(1, true),
+            b.hands[0],
+            b.hands[1],
+            s.to_move.index(),
+            b.village_intact[0] as u8,
+            b.village_intact[1] as u8,
+            s.gambit,
+        )
+    }
+
+    fn parse_notation(&self, text: &str) -> Result<YaoState, ParseError> {
+        let bad = |reason: String| ParseError::Notation {
+            text: text.to_string(),
+            reason,
+        };
+        let fields: Vec<&str> = text.split('|').map(str::trim).collect();
+        if fields.len() != 7 {
+            return Err(bad(format!(
+                "expected 7 fields separated by '|' (rows of player 0, rows of player 1, hands, player to move, village, gambit, step), found {}",
+                fields.len()
+            )));
+        }
+        let numbers = |f: &str, n: usize, what: &str| -> Result<Vec<u8>, ParseError> {
+            match f
+                .split_whitespace()
+                .map(str::parse::<u8>)
+                .collect::<Result<Vec<u8>, _>>()
+            {
+                Ok(v) if v.len() == n => Ok(v),
+                _ => Err(bad(format!(
+                    "expected {n} numbers 0..=255 for {what}, found {f:?}"
+                ))),
+            }
+        };
+        let keyword = |f: &str, word: &str, n: usize| -> Result<Vec<u8>, ParseError> {
+            match f.strip_prefix(word) {
+                Some(rest) => numbers(rest, n, word),
+                None => Err(bad(format!(
+                    "expected `{word}` and {n} numbers, found {f:?}"
+                ))),
+            }
+        };
+        let mut board = Board {
+            holes: [Holes(0); 2],
+            hands: [0; 2],
+            village_intact: [false; 2],
+        };
+        for p in 0..2 {
+            let Some((front, back)) = fields[p].split_once('/') else {
+                return Err(bad(format!(
+                    "expected `front row / back row` for player {p}, found {:?}",
+                    fields[p]
+                )));
+            };
+            let front = numbers(front, ROW, "a front row")?;
+            let back = numbers(back, ROW, "a back row")?;
+            for i in 0..ROW {
+                board.holes[p].add(lane_of_hole(i), front[i]);
+                board.holes[p].add(lane_of_hole(ROW + i), back[i]);
+            }
+        }
+        let hands = keyword(fields[2], "hands", 2)?;
+        board.hands = [hands[0], hands[1]];
+        let to_move = match fields[3] {
+            "0" => Player::South,
+            "1" => Player::North,
+            other => {
+                return Err(bad(format!(
+                    "expected the player to move, 0 or 1, found {other:?}"
+                )))
+            }
+        };
+        let village = keyword(fields[4], "village", 2)?;
+        if village.iter().any(|&v| v > 1) {
+            return Err(bad(format!(
+                "expected village flags 0 or 1, found {:?}",
+                fields[4]
+            )));
+        }
+        board.village_intact = [village[0] == 1, village[1] == 1];
+        let gambit = keyword(fields[5], "gambit", 1)?[0];
+        if gambit > 2 {
+            return Err(bad(format!(
+                "expected 0, 1 or 2 gambit moves left, found {gambit}"
+            )));
+        }
+        let total =
+            board.holes.iter().map(|h| h.total()).sum::<u32>() + hands[0] as u32 + hands[1] as u32;
+        if total != MEN {
+            return Err(bad(format!(
+                "expected {MEN} men on the board and in hand, found {total}"
+            )));
+        }
+        if board
+            .holes
+            .iter()
+            .any(|h| (0..LOOP).any(|l| h.get(l) as u32 > MEN))
+        {
+            return Err(bad("a hole holds more than 64 men".into()));
+        }
+        let words: Vec<&str> = fields[6].split_whitespace().collect();
+        let state = match words.as_slice() {
+            ["begin"] => self.state(board, to_move, Decision::Begin, gambit),
+            ["village", way, take] => {
+                let dir = match *way {
+                    "right" => Dir::Clockwise,
+                    "left" => Dir::Anticlockwise,
+                    _ => return Err(bad(format!("expected `right` or `left`, found {way:?}"))),
+                };
+                let capturing = match *take {
+                    "taking" => true,
+                    "quiet" => false,
+                    _ => return Err(bad(format!("expected `taking` or `quiet`, found {take:?}"))),
+                };
+                if !board.village_intact[to_move.index()]
+                    || board.holes[to_move.index()].get(VILLAGE) == 0
+                    || board.in_opposition(to_move, VILLAGE)
+                {
+                    return Err(bad(
+                        "a village decision needs the mover's village intact, occupied and not in opposition".into(),
+                    ));
+                }
+                self.state(board, to_move, Decision::Village { dir, capturing }, gambit)
+            }
+            ["won", w] => {
+                let winner = match *w {
+                    "0" => Player::South,
+                    "1" => Player::North,
+                    _ => return Err(bad(format!("expected the winner, 0 or 1, found {w:?}"))),
+                };
+                let mut s = self.state(board, to_move, Decision::Begin, gambit);
+                s.decision = Decision::Begin;
+                self.end(&mut s, Status::Won(winner));
+                s
+            }
+            ["drawn"] => {
+                let mut s = self.state(board, to_move, Decision::Begin, gambit);
+                self.end(&mut s, Status::Drawn);
+                s
+            }
+            _ => {
+                return Err(bad(format!(
+                    "expected the step `begin`, `village left|right taking|quiet`, `won 0|1` or `drawn`, found {:?}",
+                    fields[6]
+                )))
+            }
+        };
+        Ok(state)
+    }
+
+    /// The board from South's seat; [`Yao::render_from`] draws it from either seat.
+    fn render(&self, s: &YaoState) -> String {
+        self.render_from(s, Player::South)
+    }
+
+    fn action_name(&self, s: &YaoState, action: Action) -> String {
+        match action {
+            STOP => return "stop at V".into(),
+            GO_ON => return "go on from V".into(),
+            _ if action as usize >= NUM_ACTIONS => return format!("action {action}"),
+            _ => {}
+        }
+        let p = s.to_move;
+        let k = action as usize / 2;
+        let name = hole_name(k);
+        let way = if action % 2 == 1 { "right" } else { "left" };
+        let b = &s.board;
+        if b.hands[p.index()] == 0 {
+            return format!("spread {name} {way}");
+        }
+        if k < ROW && b.in_opposition(p, k) {
+            if s.gambit > 0 {
+                return format!("add {name}, place in {name} (gambit), spread {way}");
+            }
+            let end = if action % 2 == 1 { "Ra" } else { "Rd" };
+            return format!("add {name}, place from {end}");
+        }
+        format!("add {name}, spread {way}")
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "yao@1 — the four-row Yao game of Nyasaland (Sanderson 1913).\n\
+             Board: 4 rows of 8 holes, 64 men. Each player owns his back row (nearest him) and his front row;\n\
+             rows are read from their owner's left: front Ra Rb Oa Ob V Od Rc Rd (Ra Rb, Rc Rd reverse holes,\n\
+             Oa Ob V Od optional, V the village), back A B C D E F G H (A behind Ra). Front hole c faces the other's\n\
+             front hole 7-c; a front hole is in opposition when it and the hole facing it both hold men.\n\
+             Start: 22 men in hand; 6 in V, 2 in Od and 2 in Rc. South (player 0) moves first.\n\
+             Sowing: round the player's own 16 holes — along the front row, back along the back row (clockwise =\n\
+             rightwards in front); the hole sown from is not skipped. A man arriving in an empty hole ends the turn.\n\
+             Phase 1 (men in hand): add one man to an occupied front hole — to one in opposition if there is one (VI).\n\
+             In opposition: take the men facing it and place them one per hole from an end of the front row, on into\n\
+             the back row: from Ra/Rb they go from Ra, from Rc/Rd from Rd (XVIII), from an optional hole from the end\n\
+             the player chooses (XII). Otherwise (X) spread the hole added to, either way; from the intact village only\n\
+             2 men, and only when every other front hole is empty; such a move never takes (XI).\n\
+             Phase 2 (none in hand): spread any own hole holding 2 or more, either way; the move takes only if its\n\
+             first spread arrives in an occupied hole in opposition (XIV).\n\
+             Chain: arriving in an occupied hole, take and place if the move takes and the hole is in opposition\n\
+             (men taken from an optional hole go from Ra when travelling right, from Rd when left, XIX), else spread\n\
+             it on the same way. Arriving at the intact village not in opposition, the player may stop (XV).\n\
+             End: taking the last men of the opponent's front row wins at once (they stay in hand). A player who\n\
+             empties his own front row, or who has no men in hand and only single men (XX), loses.\n\
+             A move that would never end is illegal; a player all of whose moves never end passes. No repetition rule.\n\
+             Option sanderson_gambit={gambit} (true: the article's two fixed opening moves — both players add to Od and\n\
+             go left; the second places the man taken into Od itself).\n\
+             Actions (34): a turn is one or two decisions of the same player.\n\
+             \x20 2k+d (0-31): begin at own hole k (0-7 = Ra..Rd, 8-15 = A..H) going d (0 = left, 1 = right, as the mover\n\
+             \x20   sees that row). Men in hand: k is the front hole added to; at a hole in opposition d is the way the\n\
+             \x20   taken men travel (right = placed from Ra, left = from Rd); otherwise d is the rule-X spread.\n\
+             \x20   No men in hand: k is the hole spread.\n\
+             \x20 32: stop at the village; 33: go on (spread the village) — offered when the chain arrives there (XV).\n\
+             Notation: `front / back | front / back | hands h0 h1 | to-move | village v0 v1 | gambit g | step`, rows of\n\
+             player 0 then 1 from their owner's left; step = begin, village left|right taking|quiet, won p or drawn.\n\
+             Snapshot pits 0-31: player 0's Ra..Rd, A..H, then player 1's Ra..Rd, A..H; hands in `hands`.\n\
+             Observation (40 floats, mover's view, men/8): his Ra..Rd, A..H; the opponent's front holes facing his\n\
+             Ra..Rd, and the back holes behind them; hands/22; village flags; village decision, its direction and\n\
+             whether it takes; gambit moves left/2.",
+            gambit = self.sanderson_gambit
+        )
+    }
+}
