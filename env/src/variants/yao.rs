@@ -103,11 +103,30 @@ pub const fn begin_action(k: usize, rightwards: bool) -> Action {
     (2 * k + rightwards as usize) as Action
 }
 
+/// Default of [`Yao::max_chain`].
+pub const MAX_CHAIN: u32 = 1 << 16;
+/// Brent's cycle finder starts at this spread of a chain; almost every chain ends before.
+const CYCLE_FROM: u32 = 64;
+
 /// The `yao` preset.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Yao {
     /// Play the article's fixed two opening moves (6.5), B's irregular placing included.
     pub sanderson_gambit: bool,
+    /// A chain of more spreads and takes than this counts as never-ending (illegal), as one that
+    /// repeats a state does; `None`: only a repeated state (exact, but a single check can take
+    /// 10⁹ spreads: a circuit of 16 holes with 50 men has cycles 2·10⁷ spreads long). Random play
+    /// never showed a chain that ended after more than ~1300 spreads.
+    pub max_chain: Option<u32>,
+}
+
+impl Default for Yao {
+    fn default() -> Self {
+        Yao {
+            sanderson_gambit: false,
+            max_chain: Some(MAX_CHAIN),
+        }
+    }
 }
 
 /// Everything on the board and in the hands.
@@ -361,10 +380,14 @@ fn play_on<T: Trace>(
     mut before: u8,
     mut dir: Dir,
     capturing: bool,
-    check: bool,
+    check: Option<u32>,
     trace: &mut T,
 ) -> Run {
-    let mut cycle = check.then(|| Cycle::new(b, at, dir));
+    if !T::ACTIVE && !capturing && !b.village_intact[p.index()] {
+        return quiet_chain(&mut b.holes[p.index()], at, before, dir, check);
+    }
+    let mut cycle: Option<Cycle> = None;
+    let mut acts = 0u32;
     loop {
         if before == 0 {
             return Run::Lies; // VII
@@ -382,12 +405,60 @@ fn play_on<T: Trace>(
             let men = b.holes[p.index()].get(at);
             (at, before) = b.spread(p, at, men, dir, trace);
         }
-        if let Some(c) = &mut cycle {
-            if c.repeats(b, at, dir) {
+        if let Some(max) = check {
+            acts += 1;
+            if acts > max {
                 return Run::Endless;
+            }
+            if acts >= CYCLE_FROM {
+                match &mut cycle {
+                    None => cycle = Some(Cycle::new(b, at, dir)),
+                    Some(c) => {
+                        if c.repeats(b, at, dir) {
+                            return Run::Endless;
+                        }
+                    }
+                }
             }
         }
     }
+}
+
+/// [`play_on`] for a chain that can neither take nor stop at the village: it only moves the
+/// player's own men round his circuit, and it behaves the same wherever on the circuit it is,
+/// so Brent's finder compares states turned to put the current hole first.
+#[inline]
+fn quiet_chain(
+    holes: &mut Holes,
+    mut at: usize,
+    mut before: u8,
+    dir: Dir,
+    check: Option<u32>,
+) -> Run {
+    let (mut saved, mut power, mut steps) = (0u128, 1u32, 0u32);
+    let mut acts = 0u32;
+    while before > 0 {
+        let men = holes.lift(at);
+        (at, before) = holes.sow(at, dir, men);
+        if let Some(max) = check {
+            acts += 1;
+            if acts > max {
+                return Run::Endless;
+            }
+            if acts >= CYCLE_FROM {
+                let now = holes.0.rotate_right(8 * at as u32);
+                if acts > CYCLE_FROM && now == saved {
+                    return Run::Endless;
+                }
+                steps += 1;
+                if acts == CYCLE_FROM || steps == power {
+                    (saved, steps) = (now, 0);
+                    power = if acts == CYCLE_FROM { 1 } else { power * 2 };
+                }
+            }
+        }
+    }
+    Run::Lies
 }
 
 /// Plays action `a` (0–31) that begins `p`'s turn.
@@ -397,7 +468,7 @@ fn begin<T: Trace>(
     p: Player,
     a: Action,
     gambit: bool,
-    check: bool,
+    check: Option<u32>,
     trace: &mut T,
 ) -> Run {
     let lane = lane_of_hole(a as usize / 2);
@@ -452,7 +523,7 @@ fn at_village<T: Trace>(
     a: Action,
     dir: Dir,
     capturing: bool,
-    check: bool,
+    check: Option<u32>,
     trace: &mut T,
 ) -> Run {
     if a == STOP {
@@ -467,7 +538,7 @@ fn at_village<T: Trace>(
 }
 
 /// The actions that may begin `p`'s turn, never-ending ones removed.
-fn begin_mask(b: &Board, p: Player, gambit: bool) -> ActionMask {
+fn begin_mask(b: &Board, p: Player, gambit: bool, max_chain: u32) -> ActionMask {
     let side = b.holes[p.index()];
     let mut candidates = 0u64;
     let both = |c: usize| 0b11u64 << (2 * c);
@@ -507,7 +578,15 @@ fn begin_mask(b: &Board, p: Player, gambit: bool) -> ActionMask {
     let mut mask = ActionMask::EMPTY;
     for a in bits(candidates) {
         let mut trial = *b;
-        if begin(&mut trial, p, a as Action, gambit, true, &mut NoTrace) != Run::Endless {
+        if begin(
+            &mut trial,
+            p,
+            a as Action,
+            gambit,
+            Some(max_chain),
+            &mut NoTrace,
+        ) != Run::Endless
+        {
             mask.insert(a as Action);
         }
     }
@@ -515,10 +594,19 @@ fn begin_mask(b: &Board, p: Player, gambit: bool) -> ActionMask {
 }
 
 /// Stop is always allowed; going on unless the chain would never end.
-fn village_mask(b: &Board, p: Player, dir: Dir, capturing: bool) -> ActionMask {
+fn village_mask(b: &Board, p: Player, dir: Dir, capturing: bool, max_chain: u32) -> ActionMask {
     let mut mask = ActionMask(1 << STOP);
     let mut trial = *b;
-    if at_village(&mut trial, p, GO_ON, dir, capturing, true, &mut NoTrace) != Run::Endless {
+    if at_village(
+        &mut trial,
+        p,
+        GO_ON,
+        dir,
+        capturing,
+        Some(max_chain),
+        &mut NoTrace,
+    ) != Run::Endless
+    {
         mask.insert(GO_ON);
     }
     mask
@@ -537,6 +625,10 @@ fn bits(mut x: u64) -> impl Iterator<Item = usize> {
 }
 
 impl Yao {
+    fn chain_limit(&self) -> u32 {
+        self.max_chain.unwrap_or(u32::MAX)
+    }
+
     /// A state with `board`, `to_move` facing `decision`; the turn's checks are made.
     pub fn state(&self, board: Board, to_move: Player, decision: Decision, gambit: u8) -> YaoState {
         let mut s = YaoState {
@@ -551,7 +643,7 @@ impl Yao {
         match decision {
             Decision::Begin => self.begin_turn(&mut s),
             Decision::Village { dir, capturing } => {
-                s.legal = village_mask(&s.board, to_move, dir, capturing)
+                s.legal = village_mask(&s.board, to_move, dir, capturing, self.chain_limit())
             }
         }
         s
@@ -573,7 +665,7 @@ impl Yao {
             if (!in_hand && !side.has_two_or_more()) || (in_hand && side.front() == 0) {
                 return self.end(s, Status::Won(!p));
             }
-            s.legal = begin_mask(&s.board, p, s.gambit > 0);
+            s.legal = begin_mask(&s.board, p, s.gambit > 0, self.chain_limit());
             if !s.legal.is_empty() {
                 return;
             }
@@ -582,8 +674,22 @@ impl Yao {
         self.end(s, Status::Drawn);
     }
 
+    /// A finished game, as written in a notation.
+    fn over(&self, board: Board, to_move: Player, gambit: u8, status: Status) -> YaoState {
+        YaoState {
+            board,
+            to_move,
+            decision: Decision::Begin,
+            gambit,
+            status,
+            ply: 0,
+            legal: ActionMask::EMPTY,
+        }
+    }
+
     fn end(&self, s: &mut YaoState, status: Status) {
         s.status = status;
+        s.decision = Decision::Begin;
         s.legal = ActionMask::EMPTY;
     }
 
@@ -670,11 +776,15 @@ impl Rules for Yao {
         1
     }
     fn options(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
         if self.sanderson_gambit {
-            vec![("sanderson_gambit".into(), "true".into())]
-        } else {
-            vec![]
+            out.push(("sanderson_gambit".into(), "true".into()));
         }
+        if self.max_chain != Some(MAX_CHAIN) {
+            let v = self.max_chain.map_or("none".into(), |n| n.to_string());
+            out.push(("max_chain".into(), v));
+        }
+        out
     }
     fn set_option(&mut self, key: &str, value: &str) -> Result<(), ParseError> {
         match key {
@@ -692,10 +802,23 @@ impl Rules for Yao {
                 };
                 Ok(())
             }
+            "max_chain" => {
+                self.max_chain = match value {
+                    "none" => None,
+                    n => Some(n.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+                        ParseError::BadOptionValue {
+                            option: key.into(),
+                            value: value.into(),
+                            expected: "a number of spreads ≥ 1, or none".into(),
+                        }
+                    })?),
+                };
+                Ok(())
+            }
             _ => Err(ParseError::UnknownOption {
                 variant: self.id(),
                 option: key.into(),
-                expected: "sanderson_gambit".into(),
+                expected: "sanderson_gambit, max_chain".into(),
             }),
         }
     }
@@ -725,16 +848,16 @@ impl Rules for Yao {
             Decision::Begin => {
                 let gambit = s.gambit > 0;
                 s.gambit = s.gambit.saturating_sub(1);
-                begin(&mut s.board, p, action, gambit, false, trace)
+                begin(&mut s.board, p, action, gambit, None, trace)
             }
             Decision::Village { dir, capturing } => {
-                at_village(&mut s.board, p, action, dir, capturing, false, trace)
+                at_village(&mut s.board, p, action, dir, capturing, None, trace)
             }
         };
         match run {
             Run::Village { dir, capturing } => {
                 s.decision = Decision::Village { dir, capturing };
-                s.legal = village_mask(&s.board, p, dir, capturing);
+                s.legal = village_mask(&s.board, p, dir, capturing, self.chain_limit());
             }
             Run::Lies | Run::Stops => {
                 if s.board.holes[p.index()].front() == 0 {
@@ -1004,16 +1127,9 @@ impl Rules for Yao {
                     "1" => Player::North,
                     _ => return Err(bad(format!("expected the winner, 0 or 1, found {w:?}"))),
                 };
-                let mut s = self.state(board, to_move, Decision::Begin, gambit);
-                s.decision = Decision::Begin;
-                self.end(&mut s, Status::Won(winner));
-                s
+                self.over(board, to_move, gambit, Status::Won(winner))
             }
-            ["drawn"] => {
-                let mut s = self.state(board, to_move, Decision::Begin, gambit);
-                self.end(&mut s, Status::Drawn);
-                s
-            }
+            ["drawn"] => self.over(board, to_move, gambit, Status::Drawn),
             _ => {
                 return Err(bad(format!(
                     "expected the step `begin`, `village left|right taking|quiet`, `won 0|1` or `drawn`, found {:?}",
@@ -1076,7 +1192,8 @@ impl Rules for Yao {
              it on the same way. Arriving at the intact village not in opposition, the player may stop (XV).\n\
              End: taking the last men of the opponent's front row wins at once (they stay in hand). A player who\n\
              empties his own front row, or who has no men in hand and only single men (XX), loses.\n\
-             A move that would never end is illegal; a player all of whose moves never end passes. No repetition rule.\n\
+             A move that would never end (its chain repeats a state, or runs more than max_chain={max_chain} spreads and\n\
+             takes) is illegal; a player all of whose moves never end passes. No repetition rule.\n\
              Option sanderson_gambit={gambit} (true: the article's two fixed opening moves — both players add to Od and\n\
              go left; the second places the man taken into Od itself).\n\
              Actions (34): a turn is one or two decisions of the same player.\n\
@@ -1091,7 +1208,8 @@ impl Rules for Yao {
              Observation (40 floats, mover's view, men/8): his Ra..Rd, A..H; the opponent's front holes facing his\n\
              Ra..Rd, and the back holes behind them; hands/22; village flags; village decision, its direction and\n\
              whether it takes; gambit moves left/2.",
-            gambit = self.sanderson_gambit
+            gambit = self.sanderson_gambit,
+            max_chain = self.max_chain.map_or("none".into(), |n| n.to_string()),
         )
     }
 }
