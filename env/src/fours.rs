@@ -26,9 +26,9 @@
 //!
 //! ```text
 //!          f   e   d   c   b   a
-//!  North   4   4   4   4   4   4*   groups 0      * = owned by the player across the board
-//!  South   4   4   4   4   4   4    groups 7      (here South won 7 groups: he owns North's
-//!          A   B   C   D   E   F                   house 3, pit 8 = `c`)
+//!  North   4   4   4   4*  4   4   groups 0     * = owned by the player across the board:
+//!  South   4   4   4   4   4   4   groups 0     South won 7 groups last round and bought
+//!          A   B   C   D   E   F                  North's house 3 (pit 8, `c`)
 //! ```
 
 use crate::action::{Action, ActionMask};
@@ -160,6 +160,23 @@ pub struct Fours<V> {
     /// One round (default) or a whole match per episode.
     pub episode: Episode,
     rules: PhantomData<V>,
+}
+
+/// A position of a fours variant as given (unvalidated, public fields); [`Fours::begin`] makes
+/// the live state of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoursSetup {
+    pub pits: Pits,
+    pub owner: [Player; PITS],
+    /// Groups each player took this round.
+    pub groups: [u8; 2],
+    pub to_move: Player,
+    /// The player who started the round.
+    pub starter: Player,
+    /// Round number, from 1.
+    pub round: u32,
+    /// Whether J'erin's two-house opening is due (ignored by the other variants).
+    pub opening_due: bool,
 }
 
 /// A game (a round or a match) of a fours variant.
@@ -437,17 +454,17 @@ impl<V: FoursRules> Fours<V> {
         self.settle(s, starter, true);
     }
 
-    /// A live state from its parts; the cycle rule's memory starts here.
-    fn from_parts(
-        &self,
-        pits: Pits,
-        owner: [Player; PITS],
-        groups: [u8; 2],
-        to_move: Player,
-        starter: Player,
-        round: u32,
-        opening_due: bool,
-    ) -> FoursState {
+    /// The live state of `setup`; the cycle rule's memory starts here.
+    pub fn begin(&self, setup: FoursSetup) -> FoursState {
+        let FoursSetup {
+            pits,
+            owner,
+            groups,
+            to_move,
+            starter,
+            round,
+            opening_due,
+        } = setup;
         let mut s = FoursState {
             pits,
             owner,
@@ -469,7 +486,8 @@ impl<V: FoursRules> Fours<V> {
         s
     }
 
-    /// Drops of a relay turn that the variant reports, for tests and the longest-relay figure.
+    /// The relay of `action` by the player to move, played on a copy (for tests and relay
+    /// statistics such as the longest relay).
     pub fn relay_laps(&self, s: &FoursState, action: Action) -> Relay {
         let mut pits = s.pits;
         let mut groups = s.groups;
@@ -542,7 +560,15 @@ impl<V: FoursRules> Rules for Fours<V> {
         28
     }
     fn start(&self, first: Player) -> FoursState {
-        self.from_parts([4; PITS], HOME_ROWS, [0, 0], first, first, 1, true)
+        self.begin(FoursSetup {
+            pits: [4; PITS],
+            owner: HOME_ROWS,
+            groups: [0, 0],
+            to_move: first,
+            starter: first,
+            round: 1,
+            opening_due: true,
+        })
     }
     #[inline]
     fn to_play(&self, s: &FoursState) -> Option<Player> {
@@ -696,7 +722,15 @@ impl<V: FoursRules> Rules for Fours<V> {
                 "expected {SEEDS} seeds in the pits and groups (4 each), found {total}"
             )));
         }
-        Ok(self.from_parts(pits, owner, groups, to_move, starter, round, opening))
+        Ok(self.begin(FoursSetup {
+            pits,
+            owner,
+            groups,
+            to_move,
+            starter,
+            round,
+            opening_due: opening,
+        }))
     }
     fn render(&self, s: &FoursState) -> String {
         let cell = |i: usize| {

@@ -226,6 +226,6 @@ mod tests {
         };
         let found = (0..10_000).find(|&i| c.repeats(&state(i), 0));
         let at = found.expect("the cycle is found");
-        assert!(at >= 1777 && at < 1000 + 3 * 777 + 2048, "found at {at}");
+        assert!((1777..1000 + 3 * 777 + 2048).contains(&at), "found at {at}");
     }
 }

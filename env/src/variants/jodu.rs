@@ -125,7 +125,7 @@ impl Jodu {
         s.legal = ActionMask::EMPTY;
     }
 
-    fn from_position(&self, position: Position) -> JoduState {
+    fn begin(&self, position: Position) -> JoduState {
         let mut s = JoduState {
             position,
             over: false,
@@ -159,7 +159,7 @@ impl Rules for Jodu {
         14
     }
     fn start(&self, first: Player) -> JoduState {
-        self.from_position(Position::start(4, first))
+        self.begin(Position::start(4, first))
     }
     #[inline]
     fn to_play(&self, s: &JoduState) -> Option<Player> {
@@ -207,7 +207,7 @@ impl Rules for Jodu {
     }
     fn parse_notation(&self, text: &str) -> Result<JoduState, ParseError> {
         let (pos, _) = Position::parse(text, 0, 48)?;
-        Ok(self.from_position(pos))
+        Ok(self.begin(pos))
     }
     fn render(&self, s: &JoduState) -> String {
         s.position.render(s.over)
