@@ -21,6 +21,12 @@ enum Command {
     Perft(cli::perft::Args),
     /// Replay a game record, printing the board after every move (or every drop with --detail).
     Replay(cli::replay::Args),
+    /// Play agents and checkpoints in game pairs and rate them (Elo, intervals, cross-table).
+    Tournament(cli::tournament::Args),
+    /// Serve an agent over a line protocol on stdin/stdout (see docs/engine.md).
+    Engine(cli::engine::Args),
+    /// Play an agent in the terminal.
+    Play(cli::play::Args),
     // Further subcommands (bench, train, tournament, engine, play) are added one line each here
     // and one module each under `cli/`.
 }
@@ -30,5 +36,8 @@ fn main() -> Result<()> {
         Command::Rules(a) => cli::rules::run(a),
         Command::Perft(a) => cli::perft::run(a),
         Command::Replay(a) => cli::replay::run(a),
+        Command::Tournament(a) => cli::tournament::run(a),
+        Command::Engine(a) => cli::engine::run(a),
+        Command::Play(a) => cli::play::run(a),
     }
 }

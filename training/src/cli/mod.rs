@@ -1,8 +1,13 @@
 //! One module per `ayo` subcommand: its clap arguments (`Args`) and `run`.
 
+pub mod engine;
 pub mod perft;
+pub mod play;
+pub mod players;
+pub mod plot;
 pub mod replay;
 pub mod rules;
+pub mod tournament;
 
 use anyhow::{Context, Result};
 use ayo_env::Variant;

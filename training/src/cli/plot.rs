@@ -1,0 +1,90 @@
+//! PNG charts drawn with `plotters`' bitmap backend. Text needs a TrueType font: the first
+//! of a few usual system fonts that exists is used (`AYO_PLOT_FONT` names another); without
+//! one the chart is drawn without labels rather than not at all.
+
+use anyhow::{anyhow, Result};
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::OnceLock;
+
+const FONTS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/liberation/LiberationSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+
+/// Registers a system font as `sans-serif` once; whether one was found.
+fn font() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let custom = std::env::var("AYO_PLOT_FONT").ok();
+        let candidates = custom.iter().map(String::as_str).chain(FONTS.iter().copied());
+        for path in candidates {
+            if let Ok(bytes) = std::fs::read(path) {
+                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
+                    return true;
+                }
+            }
+        }
+        false
+    })
+}
+
+/// Draws Elo (with its interval as an error bar) against training step: `(step, elo, low, high)`.
+pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) -> Result<()> {
+    let labels = font();
+    let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw {}: {e}", path.display());
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let max_step = points.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
+    let (mut lo, mut hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.2), hi.max(p.3)));
+    if !lo.is_finite() {
+        (lo, hi) = (-100.0, 100.0);
+    }
+    let margin = ((hi - lo) * 0.1).max(10.0);
+    let mut builder = ChartBuilder::on(&root);
+    builder.margin(20);
+    if labels {
+        builder
+            .caption(title, ("sans-serif", 22))
+            .x_label_area_size(45)
+            .y_label_area_size(65);
+    }
+    let mut chart = builder
+        .build_cartesian_2d(0f64..max_step * 1.05, (lo - margin)..(hi + margin))
+        .map_err(|e| err(&e))?;
+    let mut mesh = chart.configure_mesh();
+    if labels {
+        mesh.x_desc("training step").y_desc("Elo");
+    } else {
+        mesh.x_labels(0).y_labels(0);
+    }
+    mesh.draw().map_err(|e| err(&e))?;
+    chart
+        .draw_series(points.iter().map(|&(step, elo, low, high)| {
+            ErrorBar::new_vertical(step as f64, low, elo, high, BLUE.filled(), 8)
+        }))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(LineSeries::new(
+            points.iter().map(|&(step, elo, _, _)| (step as f64, elo)),
+            BLUE.stroke_width(2),
+        ))
+        .map_err(|e| err(&e))?;
+    chart
+        .draw_series(
+            points
+                .iter()
+                .map(|&(step, elo, _, _)| Circle::new((step as f64, elo), 4, BLUE.filled())),
+        )
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}

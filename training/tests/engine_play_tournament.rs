@@ -1,0 +1,208 @@
+//! The `ayo` binary driven as a user would: `ayo engine` through its protocol, `ayo play`
+//! through a scripted person on stdin, and `ayo tournament` with its files. Each game is
+//! checked against the rules library independently of the binary.
+
+use ayo_env::{GameRecord, Player, Rules, Variant};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+fn ayo() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ayo"))
+}
+
+/// Plays a whole game of oware through the protocol, both sides asking the engine for its move,
+/// with a bad command and an illegal position on the way.
+#[test]
+fn engine_plays_a_full_game_through_the_protocol() {
+    let mut child = ayo()
+        .args(["engine", "--variant", "oware", "--agent", "alphabeta:2", "--seed", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ayo runs");
+    let mut to = child.stdin.take().unwrap();
+    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let mut read_line = || {
+        let mut line = String::new();
+        from.read_line(&mut line).expect("engine answers");
+        assert!(!line.is_empty(), "engine closed its output");
+        line.trim_end().to_string()
+    };
+
+    writeln!(to, "hello").unwrap();
+    let mut hello = Vec::new();
+    loop {
+        let line = read_line();
+        if line == "hellook" {
+            break;
+        }
+        hello.push(line);
+    }
+    assert!(hello.contains(&"id variant oware@1".to_string()), "{hello:?}");
+
+    writeln!(to, "jump").unwrap();
+    assert!(read_line().starts_with("error unknown command"));
+    writeln!(to, "position startpos moves 0 0 0 0 0 0 0 0 0 0 0 0 0 0").unwrap();
+    writeln!(to, "isready").unwrap();
+    let answer = read_line();
+    assert!(answer.starts_with("error position: move"), "{answer}");
+    assert_eq!(read_line(), "readyok");
+
+    let rules: Variant = "oware".parse().unwrap();
+    let mut game = rules.start(Player::South);
+    let mut moves: Vec<String> = Vec::new();
+    while !rules.is_terminal(&game) {
+        writeln!(to, "position startpos moves {}", moves.join(" ")).unwrap();
+        writeln!(to, "go").unwrap();
+        let info = read_line();
+        assert!(info.starts_with("info value "), "{info}");
+        assert!(info.contains(" simulations "), "{info}");
+        let best = read_line();
+        let action: u8 = best
+            .strip_prefix("bestmove ")
+            .unwrap_or_else(|| panic!("expected bestmove, got {best:?}"))
+            .parse()
+            .unwrap();
+        rules
+            .play(&mut game, action)
+            .expect("the engine's move is legal");
+        moves.push(action.to_string());
+        assert!(moves.len() < 2000, "game does not end");
+    }
+    writeln!(to, "position startpos moves {}", moves.join(" ")).unwrap();
+    writeln!(to, "go").unwrap();
+    assert!(read_line().starts_with("error the game is over"));
+    let [s, n] = rules.scores(&game);
+    let status = read_line();
+    assert!(status.starts_with(&format!("over {s} {n} ")), "{status}");
+    writeln!(to, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+}
+
+/// A person (this test) plays `ayo play` to the end, first typing moves that are refused.
+#[test]
+fn play_refuses_bad_input_and_finishes_the_game() {
+    let dir = std::env::temp_dir().join(format!("ayo-play-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record_path = dir.join("game.json");
+    let mut child = ayo()
+        .args(["play", "--variant", "oware", "--agent", "greedy", "--seat", "north"])
+        .arg("--record")
+        .arg(&record_path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ayo runs");
+    let mut to = child.stdin.take().unwrap();
+    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let mut transcript = String::new();
+    let mut refused = 0;
+    let mut bad_inputs = vec!["xyz", "42"];
+    loop {
+        let mut line = String::new();
+        if from.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        transcript.push_str(&line);
+        if line.contains("is not a legal move") {
+            refused += 1;
+        }
+        if let Some(listing) = line.strip_prefix("Legal moves: ") {
+            // Answer the first prompt with bad input, then the highest legal move by label.
+            for bad in bad_inputs.drain(..) {
+                writeln!(to, "{bad}").unwrap();
+            }
+            let last = listing.trim().rsplit(", ").next().unwrap();
+            let label = last.split(' ').next().unwrap();
+            writeln!(to, "{label}").unwrap();
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(refused, 2, "both bad inputs refused:\n{transcript}");
+    assert!(transcript.contains("Game over: South "), "{transcript}");
+    assert!(transcript.contains("greedy plays "), "{transcript}");
+    // The saved game replays under the rules, and it is a finished game.
+    let record = GameRecord::from_json(&std::fs::read_to_string(&record_path).unwrap()).unwrap();
+    let replay = record.replay().expect("the record replays");
+    let rules = replay.rules;
+    assert!(rules.is_terminal(replay.states.last().unwrap()));
+    assert_eq!(record.seats[1], "you");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small round robin: tables and records are written, records replay, seats are swapped.
+#[test]
+fn tournament_writes_tables_and_replayable_records() {
+    let dir = std::env::temp_dir().join(format!("ayo-tournament-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = ayo()
+        .args([
+            "tournament", "--variant", "oware", "--players", "random", "greedy", "alphabeta:2",
+            "--games", "4", "--openings", "2", "--bootstrap", "100", "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .expect("ayo runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("Rank"), "{stdout}");
+    for file in ["tournament.json", "ratings.csv", "crosstable.csv", "los.csv"] {
+        assert!(dir.join(file).is_file(), "{file} written");
+    }
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["games"], 12);
+    assert_eq!(report["ratings"].as_array().unwrap().len(), 3);
+    let ratings = std::fs::read_to_string(dir.join("ratings.csv")).unwrap();
+    assert_eq!(ratings.lines().count(), 4);
+
+    let mut games = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect::<Vec<_>>();
+    games.sort();
+    assert_eq!(games.len(), 12);
+    for pair in games.chunks(2) {
+        let a = GameRecord::from_json(&std::fs::read_to_string(&pair[0]).unwrap()).unwrap();
+        let b = GameRecord::from_json(&std::fs::read_to_string(&pair[1]).unwrap()).unwrap();
+        a.replay().expect("record replays");
+        b.replay().expect("record replays");
+        assert_eq!(a.start, b.start, "same opening");
+        assert_eq!(a.seats, [b.seats[1].clone(), b.seats[0].clone()], "seats swapped");
+        assert!(a.outcome.is_some() && b.outcome.is_some());
+    }
+    // `ayo replay` shows a tournament record.
+    let mut replay = ayo().arg("replay").arg(&games[0]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut text = String::new();
+    replay.stdout.take().unwrap().read_to_string(&mut text).unwrap();
+    assert!(replay.wait().unwrap().success());
+    assert!(text.contains("Result:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--sprt` stops a lopsided match long before its game limit.
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let output = ayo()
+        .args([
+            "tournament", "--variant", "oware", "--players", "alphabeta:3", "random",
+            "--games", "400", "--sprt", "0", "50", "0.05", "0.05", "--bootstrap", "50",
+        ])
+        .output()
+        .expect("ayo runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let sprt_line = stdout.lines().find(|l| l.starts_with("SPRT")).unwrap();
+    let pairs: u32 = sprt_line
+        .split(" after ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(pairs < 200, "{sprt_line}");
+}
