@@ -389,13 +389,14 @@ fn render(r: &Report) -> String {
     }
     if r.players.len() > 2 {
         let _ = writeln!(s, "\nLikelihood of superiority (row stronger than column), %:");
-        let _ = write!(s, "{:<width$}", "");
+        let label = width + 4;
+        let _ = write!(s, "{:<label$}", "");
         for k in 1..=r.players.len() {
             let _ = write!(s, "  {k:>5}");
         }
         let _ = writeln!(s);
         for (i, name) in r.players.iter().enumerate() {
-            let _ = write!(s, "{:<width$}", format!("{} {name}", i + 1));
+            let _ = write!(s, "{:<label$}", format!("{:>2} {name}", i + 1));
             for j in 0..r.players.len() {
                 if i == j {
                     let _ = write!(s, "  {:>5}", "-");
