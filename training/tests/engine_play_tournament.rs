@@ -15,7 +15,15 @@ fn ayo() -> Command {
 #[test]
 fn engine_plays_a_full_game_through_the_protocol() {
     let mut child = ayo()
-        .args(["engine", "--variant", "oware", "--agent", "alphabeta:2", "--seed", "3"])
+        .args([
+            "engine",
+            "--variant",
+            "oware",
+            "--agent",
+            "alphabeta:2",
+            "--seed",
+            "3",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -38,7 +46,10 @@ fn engine_plays_a_full_game_through_the_protocol() {
         }
         hello.push(line);
     }
-    assert!(hello.contains(&"id variant oware@1".to_string()), "{hello:?}");
+    assert!(
+        hello.contains(&"id variant oware@1".to_string()),
+        "{hello:?}"
+    );
 
     writeln!(to, "jump").unwrap();
     assert!(read_line().starts_with("error unknown command"));
@@ -86,7 +97,15 @@ fn play_refuses_bad_input_and_finishes_the_game() {
     std::fs::create_dir_all(&dir).unwrap();
     let record_path = dir.join("game.json");
     let mut child = ayo()
-        .args(["play", "--variant", "oware", "--agent", "greedy", "--seat", "north"])
+        .args([
+            "play",
+            "--variant",
+            "oware",
+            "--agent",
+            "greedy",
+            "--seat",
+            "north",
+        ])
         .arg("--record")
         .arg(&record_path)
         .stdin(Stdio::piped())
@@ -137,16 +156,37 @@ fn tournament_writes_tables_and_replayable_records() {
     let _ = std::fs::remove_dir_all(&dir);
     let output = ayo()
         .args([
-            "tournament", "--variant", "oware", "--players", "random", "greedy", "alphabeta:2",
-            "--games", "4", "--openings", "2", "--bootstrap", "100", "--out",
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            "random",
+            "greedy",
+            "alphabeta:2",
+            "--games",
+            "4",
+            "--openings",
+            "2",
+            "--bootstrap",
+            "100",
+            "--out",
         ])
         .arg(&dir)
         .output()
         .expect("ayo runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert!(stdout.contains("Rank"), "{stdout}");
-    for file in ["tournament.json", "ratings.csv", "crosstable.csv", "los.csv"] {
+    for file in [
+        "tournament.json",
+        "ratings.csv",
+        "crosstable.csv",
+        "los.csv",
+    ] {
         assert!(dir.join(file).is_file(), "{file} written");
     }
     let report: serde_json::Value =
@@ -169,13 +209,27 @@ fn tournament_writes_tables_and_replayable_records() {
         a.replay().expect("record replays");
         b.replay().expect("record replays");
         assert_eq!(a.start, b.start, "same opening");
-        assert_eq!(a.seats, [b.seats[1].clone(), b.seats[0].clone()], "seats swapped");
+        assert_eq!(
+            a.seats,
+            [b.seats[1].clone(), b.seats[0].clone()],
+            "seats swapped"
+        );
         assert!(a.outcome.is_some() && b.outcome.is_some());
     }
     // `ayo replay` shows a tournament record.
-    let mut replay = ayo().arg("replay").arg(&games[0]).stdout(Stdio::piped()).spawn().unwrap();
+    let mut replay = ayo()
+        .arg("replay")
+        .arg(&games[0])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
     let mut text = String::new();
-    replay.stdout.take().unwrap().read_to_string(&mut text).unwrap();
+    replay
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
     assert!(replay.wait().unwrap().success());
     assert!(text.contains("Result:"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -186,8 +240,21 @@ fn tournament_writes_tables_and_replayable_records() {
 fn sprt_stops_a_lopsided_match_early() {
     let output = ayo()
         .args([
-            "tournament", "--variant", "oware", "--players", "alphabeta:3", "random",
-            "--games", "400", "--sprt", "0", "50", "0.05", "0.05", "--bootstrap", "50",
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            "alphabeta:3",
+            "random",
+            "--games",
+            "400",
+            "--sprt",
+            "0",
+            "50",
+            "0.05",
+            "0.05",
+            "--bootstrap",
+            "50",
         ])
         .output()
         .expect("ayo runs");

@@ -35,7 +35,8 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-const COMMANDS: &str = "hello, isready, newgame, position startpos|notation <text> [moves <a> ...], \
+const COMMANDS: &str =
+    "hello, isready, newgame, position startpos|notation <text> [moves <a> ...], \
                         legal, show, go, quit";
 
 /// Answers protocol commands read from `input` on `output` until `quit` or the end of input.
@@ -113,7 +114,11 @@ pub fn serve(
 }
 
 /// `over <south score> <north score> <result>` when the game is over, else `tomove <player>`.
-fn write_status(rules: &Variant, game: &VariantState, output: &mut impl Write) -> std::io::Result<()> {
+fn write_status(
+    rules: &Variant,
+    game: &VariantState,
+    output: &mut impl Write,
+) -> std::io::Result<()> {
     match rules.to_play(game) {
         Some(p) => writeln!(output, "tomove {}", ["south", "north"][p.index()]),
         None => {
@@ -178,7 +183,7 @@ mod tests {
 
     #[test]
     fn go_answers_a_legal_bestmove_with_an_info_line() {
-        let out = talk("position startpos moves 2 7\ngo\n");
+        let out = talk("position startpos moves 2 1\ngo\n");
         let lines: Vec<&str> = out.lines().collect();
         assert!(lines[0].starts_with("info value "), "{out}");
         let action: u8 = lines[1].strip_prefix("bestmove ").unwrap().parse().unwrap();
@@ -191,7 +196,11 @@ mod tests {
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), 4, "{out}");
         assert!(lines[0].starts_with("error unknown command \"fly\""));
-        assert!(lines[1].starts_with("error position: move 2"), "{}", lines[1]);
+        assert!(
+            lines[1].starts_with("error position: move 2"),
+            "{}",
+            lines[1]
+        );
         assert!(lines[2].starts_with("error position needs"));
         assert_eq!(lines[3], "readyok");
     }

@@ -60,7 +60,9 @@ fn read_move(rules: &Variant, game: &VariantState, text: &str) -> Result<Action,
         return if legal.contains(&action) {
             Ok(action)
         } else {
-            Err(format!("{action} is not a legal move here; legal: {listing}"))
+            Err(format!(
+                "{action} is not a legal move here; legal: {listing}"
+            ))
         };
     }
     let by_name = |exact: bool| {
@@ -187,7 +189,9 @@ mod tests {
         assert_eq!(read_move(&rules, &game, "C"), Ok(2));
         assert_eq!(read_move(&rules, &game, "c"), Ok(2));
         assert_eq!(read_move(&rules, &game, "4"), Ok(4));
-        assert!(read_move(&rules, &game, "9").unwrap_err().contains("not a legal move"));
+        assert!(read_move(&rules, &game, "9")
+            .unwrap_err()
+            .contains("not a legal move"));
         assert!(read_move(&rules, &game, "sow").is_err());
     }
 }

@@ -32,12 +32,7 @@ pub fn load(spec: &str, rules: &Variant, default_sims: u32, seed: u64) -> Result
     }
 }
 
-fn load_checkpoint(
-    path: &Path,
-    sims: u32,
-    rules: &Variant,
-    seed: u64,
-) -> Result<Box<dyn Agent>> {
+fn load_checkpoint(path: &Path, sims: u32, rules: &Variant, seed: u64) -> Result<Box<dyn Agent>> {
     let _ = (sims, rules, seed);
     bail!(
         "{} is a file, but checkpoint players need the network agent, which this build lacks",

@@ -22,7 +22,10 @@ fn font() -> bool {
     static FOUND: OnceLock<bool> = OnceLock::new();
     *FOUND.get_or_init(|| {
         let custom = std::env::var("AYO_PLOT_FONT").ok();
-        let candidates = custom.iter().map(String::as_str).chain(FONTS.iter().copied());
+        let candidates = custom
+            .iter()
+            .map(String::as_str)
+            .chain(FONTS.iter().copied());
         for path in candidates {
             if let Ok(bytes) = std::fs::read(path) {
                 let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
@@ -44,7 +47,9 @@ pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) ->
     let max_step = points.iter().map(|p| p.0).max().unwrap_or(1).max(1) as f64;
     let (mut lo, mut hi) = points
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.2), hi.max(p.3)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.2), hi.max(p.3))
+        });
     if !lo.is_finite() {
         (lo, hi) = (-100.0, 100.0);
     }

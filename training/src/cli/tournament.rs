@@ -6,7 +6,9 @@
 
 use super::players;
 use anyhow::{bail, Context, Result};
-use ayo_env::rating::{rate, CrossTable, GamePair, Pentanomial, RateConfig, Ratings, Sprt, SprtDecision, Wdl};
+use ayo_env::rating::{
+    rate, CrossTable, GamePair, Pentanomial, RateConfig, Ratings, Sprt, SprtDecision, Wdl,
+};
 use ayo_env::tournament::{self, Control, MatchConfig, PlayedPair};
 use ayo_env::{Agent, Variant};
 use serde::Serialize;
@@ -136,7 +138,10 @@ pub fn run(a: Args) -> Result<()> {
     };
     let rules = super::variant(spec, a.options.as_deref())?;
     if a.players.len() < 2 {
-        bail!("a tournament needs at least two --players, found {}", a.players.len());
+        bail!(
+            "a tournament needs at least two --players, found {}",
+            a.players.len()
+        );
     }
     let specs = a.players.clone();
     let report = play_tournament(&a, &rules, &specs)?;
@@ -204,10 +209,17 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
             }
         }
         if done % 50 == 0 || done == total {
-            eprintln!("{done}/{total} pairs, {:.1} s", started.elapsed().as_secs_f64());
+            eprintln!(
+                "{done}/{total} pairs, {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
         }
         if let Some(test) = &sprt {
-            let p = if pair.result.a == 0 { pair.result } else { pair.result.flipped() };
+            let p = if pair.result.a == 0 {
+                pair.result
+            } else {
+                pair.result.flipped()
+            };
             counts.add(p.score());
             decision = test.decide(&counts);
             if decision != SprtDecision::Continue {
@@ -231,14 +243,22 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
             ..Default::default()
         },
     );
-    let report = build_report(a, rules, &names, &played, &ratings, seconds, sprt.map(|test| SprtReport {
-        test,
-        llr: test.llr(&counts),
-        lower: test.lower(),
-        upper: test.upper(),
-        decision,
-        pairs: counts.pairs(),
-    }));
+    let report = build_report(
+        a,
+        rules,
+        &names,
+        &played,
+        &ratings,
+        seconds,
+        sprt.map(|test| SprtReport {
+            test,
+            llr: test.llr(&counts),
+            lower: test.lower(),
+            upper: test.upper(),
+            decision,
+            pairs: counts.pairs(),
+        }),
+    );
     if let Some(out) = &a.out {
         write_report(out, &report)?;
     }
@@ -279,7 +299,11 @@ fn find(names: &[String], who: &str, flag: &str) -> Result<usize> {
 
 fn write_pair(dir: &Path, pair: &PlayedPair) -> Result<()> {
     for (leg, record) in pair.records.iter().enumerate() {
-        let path = dir.join(format!("pair-{:05}-{}.json", pair.index + 1, ["a", "b"][leg]));
+        let path = dir.join(format!(
+            "pair-{:05}-{}.json",
+            pair.index + 1,
+            ["a", "b"][leg]
+        ));
         std::fs::write(&path, record.to_json())
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -360,7 +384,11 @@ fn render(r: &Report) -> String {
         r.variant, r.games, r.pairs, r.opening_plies, r.seconds, r.anchor
     );
     if r.truncated_games > 0 {
-        let _ = writeln!(s, "{} games cut by the ply cap (scored draws)", r.truncated_games);
+        let _ = writeln!(
+            s,
+            "{} games cut by the ply cap (scored draws)",
+            r.truncated_games
+        );
     }
     let _ = writeln!(
         s,
@@ -388,7 +416,10 @@ fn render(r: &Report) -> String {
         );
     }
     if r.players.len() > 2 {
-        let _ = writeln!(s, "\nLikelihood of superiority (row stronger than column), %:");
+        let _ = writeln!(
+            s,
+            "\nLikelihood of superiority (row stronger than column), %:"
+        );
         let label = width + 4;
         let _ = write!(s, "{:<label$}", "");
         for k in 1..=r.players.len() {
@@ -413,14 +444,26 @@ fn render(r: &Report) -> String {
     );
     for row in r.crosstable.iter().filter(|row| {
         let i = r.players.iter().position(|n| *n == row.player).unwrap_or(0);
-        let j = r.players.iter().position(|n| *n == row.opponent).unwrap_or(0);
+        let j = r
+            .players
+            .iter()
+            .position(|n| *n == row.opponent)
+            .unwrap_or(0);
         i < j
     }) {
         let p = row.pentanomial;
         let _ = writeln!(
             s,
             "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}",
-            row.player, row.opponent, row.as_south.to_string(), row.as_north.to_string(), p[0], p[1], p[2], p[3], p[4]
+            row.player,
+            row.opponent,
+            row.as_south.to_string(),
+            row.as_north.to_string(),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
         );
     }
     if let Some(t) = &r.sprt {
@@ -451,7 +494,14 @@ fn write_report(out: &Path, r: &Report) -> Result<()> {
         let _ = writeln!(
             csv,
             "{},{},{:.2},{:.2},{:.2},{},{:.4},{:.4}",
-            row.rank, quote(&row.name), row.elo, row.low, row.high, row.games, row.score, row.draws
+            row.rank,
+            quote(&row.name),
+            row.elo,
+            row.low,
+            row.high,
+            row.games,
+            row.score,
+            row.draws
         );
     }
     write("ratings.csv", csv)?;
@@ -463,8 +513,19 @@ fn write_report(out: &Path, r: &Report) -> Result<()> {
         let _ = writeln!(
             csv,
             "{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            quote(&row.player), quote(&row.opponent),
-            s.wins, s.draws, s.losses, n.wins, n.draws, n.losses, p[0], p[1], p[2], p[3], p[4]
+            quote(&row.player),
+            quote(&row.opponent),
+            s.wins,
+            s.draws,
+            s.losses,
+            n.wins,
+            n.draws,
+            n.losses,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
         );
     }
     write("crosstable.csv", csv)?;
@@ -508,7 +569,10 @@ fn run_checkpoints(dir: &Path) -> Result<Vec<RunCheckpoint>> {
     let mut found = Vec::new();
     for entry in entries {
         let path = entry?.path();
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         if let Some(step) = name
             .strip_prefix("step-")
             .and_then(|r| r.strip_suffix(".ot"))
@@ -530,7 +594,9 @@ fn spaced<T>(all: Vec<T>, k: usize) -> Vec<T> {
     if n <= k || k == 0 {
         return all;
     }
-    let keep: Vec<usize> = (0..k).map(|i| (n - 1) - (k - 1 - i) * (n - 1) / (k - 1).max(1)).collect();
+    let keep: Vec<usize> = (0..k)
+        .map(|i| (n - 1) - (k - 1 - i) * (n - 1) / (k - 1).max(1))
+        .collect();
     all.into_iter()
         .enumerate()
         .filter(|(i, _)| keep.contains(i))
@@ -589,7 +655,10 @@ fn run_training(a: Args, dir: &Path) -> Result<()> {
         })
         .collect();
     let png = out.join("elo.png");
-    let title = format!("{} — Elo (anchor {}) by training step", rules, report.anchor);
+    let title = format!(
+        "{} — Elo (anchor {}) by training step",
+        rules, report.anchor
+    );
     crate::cli::plot::elo_by_step(&png, &title, &points)?;
     println!("\nElo by training step drawn in {}", png.display());
     Ok(())
