@@ -160,6 +160,11 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
     // ---- provided ----
 
+    /// Bytes of one game state held inline (`size_of::<Self::State>()`; the repetition
+    /// history's keys live on the heap besides).
+    fn state_size(&self) -> usize {
+        std::mem::size_of::<Self::State>()
+    }
     /// `"name@version"`.
     fn id(&self) -> String {
         format!("{}@{}", self.name(), self.version())

@@ -200,4 +200,7 @@ impl Rules for Variant {
     fn describe(&self) -> String {
         with_rules!(self, r => r.describe())
     }
+    fn state_size(&self) -> usize {
+        with_rules!(self, r => r.state_size())
+    }
 }

@@ -27,6 +27,8 @@ enum Command {
     Engine(cli::engine::Args),
     /// Play an agent in the terminal.
     Play(cli::play::Args),
+    /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
+    Bench(cli::bench::Args),
     // Further subcommands (bench, train, tournament, engine, play) are added one line each here
     // and one module each under `cli/`.
 }
@@ -39,5 +41,6 @@ fn main() -> Result<()> {
         Command::Tournament(a) => cli::tournament::run(a),
         Command::Engine(a) => cli::engine::run(a),
         Command::Play(a) => cli::play::run(a),
+        Command::Bench(a) => cli::bench::run(a),
     }
 }

@@ -9,7 +9,7 @@
 
 use crate::action::{Action, ActionMask};
 use crate::board::{
-    capture_chain, is_grand_slam, pit_of, row_owner, row_sum, sow, OriginSkip, ROW,
+    capture_chain, is_grand_slam, pit_of, row_owner, sow, sow_quick, to_lanes, OriginSkip, ROW,
 };
 use crate::error::ParseError;
 use crate::player::Player;
@@ -39,19 +39,41 @@ pub struct OwareState {
     history: Repetition,
 }
 
+/// The exact key of a position for the repetition rule: the pits' byte lanes and the player
+/// to move (the stores cannot change between captures).
+#[inline]
+fn key(pos: &Position) -> u128 {
+    to_lanes(&pos.pits) | (pos.to_move.index() as u128) << 96
+}
+
+/// Bit `k` set for each non-zero byte `k` of the six byte lanes in `row` (every lane < 128).
+#[inline]
+fn nonzero_lanes(row: u64) -> u64 {
+    // Adding 0x7f sets a lane's top bit exactly when the lane is non-zero. Multiplying by
+    // Σ 2^(56 − 7k) moves the bit of lane k (at 8k after the shift) to 56 + k; the other
+    // products land on distinct bits below 56 or above 63, so nothing carries into 56..62.
+    let tops = (row + 0x7f7f_7f7f_7f7f) & 0x8080_8080_8080;
+    (tops >> 7).wrapping_mul(0x0102_0408_1020_0000) >> 56 & 0x3f
+}
+
 impl Oware {
     fn total(&self) -> u8 {
         self.seeds * 12
     }
 
     /// Non-empty own pits; if the opponent has no seeds, only those whose sowing reaches him.
+    #[inline]
     fn legal_of(&self, pos: &Position) -> ActionMask {
         let p = pos.to_move;
-        let opponent_empty = row_sum(&pos.pits, !p) == 0;
+        let lanes = to_lanes(&pos.pits);
+        let row_lanes = |q: Player| (lanes >> (48 * q.index())) as u64 & 0xffff_ffff_ffff;
+        if row_lanes(!p) != 0 {
+            return ActionMask(nonzero_lanes(row_lanes(p)));
+        }
         let mut mask = ActionMask::EMPTY;
         for k in 0..ROW {
             let seeds = pos.pits[pit_of(p, k)] as usize;
-            if seeds > 0 && (!opponent_empty || seeds > ROW - 1 - k) {
+            if seeds > ROW - 1 - k {
                 mask.insert(k as Action);
             }
         }
@@ -86,7 +108,7 @@ impl Oware {
             legal: ActionMask::EMPTY,
             history: Repetition::default(),
         };
-        s.history.restart(position.key());
+        s.history.restart(key(&position));
         self.settle(&mut s);
         s
     }
@@ -154,8 +176,8 @@ impl Rules for Oware {
         let from = pit_of(p, action as usize);
         let stores = pos.stores;
         let in_hand = std::cell::Cell::new(pos.pits[from] as u32);
-        let last = sow(&mut pos.pits, from, OriginSkip::Origin, |pits| {
-            if T::ACTIVE {
+        let last = if T::ACTIVE {
+            sow(&mut pos.pits, from, OriginSkip::Origin, |pits| {
                 in_hand.set(in_hand.get() - 1);
                 trace.drop_seed(Snapshot {
                     pits: pits.to_vec(),
@@ -163,16 +185,22 @@ impl Rules for Oware {
                     in_hand: in_hand.get(),
                     ..Default::default()
                 });
-            }
-        });
+            })
+        } else {
+            sow_quick(&mut pos.pits, from, OriginSkip::Origin)
+        };
         let mut captured = 0;
-        if row_owner(last) == !p && !is_grand_slam(&pos.pits, last, !p) {
+        // A capture needs 2 or 3 seeds in the last pit; check that before the grand slam.
+        if row_owner(last) == !p
+            && (2..=3).contains(&pos.pits[last])
+            && !is_grand_slam(&pos.pits, last, !p)
+        {
             captured = capture_chain(&mut pos.pits, last, !p, None);
             pos.stores[p.index()] += captured;
         }
         pos.to_move = !p;
         s.ply += 1;
-        let key = pos.key();
+        let key = key(pos);
         if captured > 0 {
             s.history.restart(key);
         } else if s.history.recurs(key) {

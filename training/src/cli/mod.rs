@@ -1,5 +1,6 @@
 //! One module per `ayo` subcommand: its clap arguments (`Args`) and `run`.
 
+pub mod bench;
 pub mod engine;
 pub mod perft;
 pub mod play;

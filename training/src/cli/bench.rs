@@ -1,0 +1,169 @@
+//! `ayo bench`: steps per second of the scalar engine and of the vectorised env, and the
+//! bytes a game takes.
+
+use anyhow::Result;
+use ayo_env::rng::Rng;
+use ayo_env::{Buffers, FirstPlayer, Player, Rules, VecEnv, VecEnvConfig};
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Variant name, e.g. `oware`.
+    #[arg(long, default_value = "oware")]
+    variant: String,
+    /// Options as `key=value,key=value`.
+    #[arg(long)]
+    options: Option<String>,
+    /// Games in the vectorised env.
+    #[arg(long, default_value_t = 4096)]
+    envs: usize,
+    /// Threads of the vectorised env (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Seconds to time each measurement (after a short warm-up).
+    #[arg(long, default_value_t = 3.0)]
+    seconds: f64,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let v = super::variant(&a.variant, a.options.as_deref())?;
+    println!(
+        "variant {}  (load average {}; rates per CPU-second stay meaningful on a busy machine)",
+        v.id(),
+        load_average()
+    );
+
+    let (steps, games, t) = scalar_random_play(&v, a.seconds);
+    println!(
+        "scalar engine, random self-play, legality + terminal checks, 1 thread: \
+         {:>6.2} M steps per CPU-second ({:.2} M/s wall; {} games, {:.1} plies/game)",
+        steps as f64 / t.cpu / 1e6,
+        steps as f64 / t.wall / 1e6,
+        games,
+        steps as f64 / games.max(1) as f64
+    );
+
+    let config = VecEnvConfig {
+        num_envs: a.envs,
+        threads: a.threads,
+        seed: 1,
+        max_plies: Some(1000),
+        first: FirstPlayer::Alternate,
+    };
+    let mut env = VecEnv::new(v.clone(), config)?;
+    let (steps, t) = vec_env_random_play(&mut env, a.seconds)?;
+    let threads = env.threads() as f64;
+    println!(
+        "VecEnv, random actions, observations + masks, {} games, {} threads: \
+         {:>6.2} M steps/s on {} idle cores ({:.2} M per CPU-second; {:.2} M/s wall)",
+        env.num_envs(),
+        env.threads(),
+        steps as f64 / t.cpu * threads / 1e6,
+        env.threads(),
+        steps as f64 / t.cpu / 1e6,
+        steps as f64 / t.wall / 1e6
+    );
+
+    println!(
+        "bytes per game: state {} (size_of), {} per game in a VecEnv with its buffers and the kept \
+         final game (besides: 16 bytes of repetition key per position since the last capture, on the heap)",
+        v.state_size(),
+        per_game_bytes(&env)
+    );
+    Ok(())
+}
+
+/// Wall and CPU seconds of a measurement.
+pub struct Timing {
+    pub wall: f64,
+    pub cpu: f64,
+}
+
+/// Runs `work` (which returns its step count) until it has used `seconds` of CPU (of this
+/// thread, or of the process when `thread` is false), or 20 times that in wall time.
+fn timed(seconds: f64, thread: bool, mut work: impl FnMut() -> u64) -> (u64, Timing) {
+    work();
+    let (wall, cpu) = (Instant::now(), cpu_seconds(thread));
+    let mut steps = 0;
+    while cpu_seconds(thread) - cpu < seconds && wall.elapsed().as_secs_f64() < 20.0 * seconds {
+        steps += work();
+    }
+    let t = Timing {
+        wall: wall.elapsed().as_secs_f64(),
+        cpu: cpu_seconds(thread) - cpu,
+    };
+    (steps, t)
+}
+
+/// CPU seconds used so far by the calling thread (`thread = true`) or by the whole process.
+/// Timing by CPU time keeps the figures meaningful while other jobs share the cores.
+pub fn cpu_seconds(thread: bool) -> f64 {
+    let clock = if thread {
+        libc::CLOCK_THREAD_CPUTIME_ID
+    } else {
+        libc::CLOCK_PROCESS_CPUTIME_ID
+    };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec and `clock` a clock id Linux knows.
+    unsafe { libc::clock_gettime(clock, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Random self-play with one game at a time: each step asks for the legal mask (empty = over,
+/// then a new game starts), picks a legal action uniformly and plays it with the checked `play`.
+/// Returns actions played, games finished and the timing.
+pub fn scalar_random_play<R: Rules>(rules: &R, seconds: f64) -> (u64, u64, Timing) {
+    let mut rng = Rng::new(7);
+    let mut s = rules.start(Player::South);
+    let mut games = 0;
+    let (steps, t) = timed(seconds, true, || {
+        let mut played = 0;
+        for _ in 0..1_000_000 {
+            let mask = rules.legal_mask(&s);
+            if mask.is_empty() {
+                s = rules.start(Player::South);
+                games += 1;
+                continue;
+            }
+            rules.play(&mut s, rng.pick(mask)).expect("a legal action");
+            played += 1;
+        }
+        played
+    });
+    (steps, games, t)
+}
+
+/// The vectorised env stepped with random legal actions; returns game steps and the timing
+/// (CPU time of the whole process).
+pub fn vec_env_random_play<R: Rules>(env: &mut VecEnv<R>, seconds: f64) -> Result<(u64, Timing)> {
+    let mut buf = Buffers::new(env);
+    env.reset(None, &mut buf.view_mut())?;
+    let mut actions = vec![0; env.num_envs()];
+    let (steps, t) = timed(seconds, false, || {
+        for _ in 0..10 {
+            env.sample_actions(&mut actions);
+            env.step(&actions, &mut buf.view_mut())
+                .expect("sampled actions are legal");
+        }
+        10 * env.num_envs() as u64
+    });
+    Ok((steps, t))
+}
+
+/// Bytes a VecEnv holds per game: the live and the kept final state, the buffers (observation,
+/// final observation, mask, player, rewards, flags), the random stream and episode counter.
+fn per_game_bytes<R: Rules>(env: &VecEnv<R>) -> usize {
+    let state = env.rules().state_size();
+    let obs = 4 * env.observation_len();
+    2 * state + 2 * obs + env.num_actions() + 1 + 8 + 2 + 8 + 4 + 8
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
