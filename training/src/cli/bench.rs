@@ -1,7 +1,8 @@
-//! `ayo bench`: steps per second of the scalar engine and of the vectorised env, and the
-//! bytes a game takes.
+//! `ayo bench`: steps per second of the scalar engine and of the vectorised env, the bytes a
+//! game takes, and the time of an `alphabeta:8` search from the start position.
 
 use anyhow::Result;
+use ayo_env::agents::AlphaBeta;
 use ayo_env::rng::Rng;
 use ayo_env::{Buffers, FirstPlayer, Player, Rules, VecEnv, VecEnvConfig};
 use std::time::Instant;
@@ -50,6 +51,7 @@ pub fn run(a: Args) -> Result<()> {
         max_plies: Some(1000),
         first: FirstPlayer::Alternate,
     };
+    let rss_before = resident_bytes();
     let mut env = VecEnv::new(v.clone(), config)?;
     let (steps, t) = vec_env_random_play(&mut env, a.seconds)?;
     let threads = env.threads() as f64;
@@ -64,11 +66,27 @@ pub fn run(a: Args) -> Result<()> {
         steps as f64 / t.wall / 1e6
     );
 
+    let resident = resident_bytes().saturating_sub(rss_before) as f64;
     println!(
-        "bytes per game: state {} (size_of), {} per game in a VecEnv with its buffers and the kept \
-         final game (besides: 16 bytes of repetition key per position since the last capture, on the heap)",
+        "bytes per game: state {} (size_of); in a VecEnv {} inline with its buffers and the kept \
+         final game, {:.0} measured (resident memory growth / games, with the repetition keys on \
+         the heap) = {:.0} MB per million games",
         v.state_size(),
-        per_game_bytes(&env)
+        per_game_bytes(&env),
+        resident / env.num_envs() as f64,
+        resident / env.num_envs() as f64
+    );
+
+    let start = v.start(Player::South);
+    let (cpu, wall) = (cpu_seconds(true), Instant::now());
+    let (action, score, nodes) = AlphaBeta::new(8, 1).search(&v, &start);
+    println!(
+        "alphabeta:8 from the start position: {:.3} CPU-seconds ({:.3} s wall), {} nodes, plays {} (score {})",
+        cpu_seconds(true) - cpu,
+        wall.elapsed().as_secs_f64(),
+        nodes,
+        v.action_name(&start, action),
+        score
     );
     Ok(())
 }
@@ -159,6 +177,18 @@ fn per_game_bytes<R: Rules>(env: &VecEnv<R>) -> usize {
     let state = env.rules().state_size();
     let obs = 4 * env.observation_len();
     2 * state + 2 * obs + env.num_actions() + 1 + 8 + 2 + 8 + 4 + 8
+}
+
+/// Resident memory of the process (`VmRSS`), in bytes.
+fn resident_bytes() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmRSS:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
 }
 
 fn load_average() -> String {

@@ -1,0 +1,116 @@
+//! The classic baseline agents: legal in every variant, and as strong as they should be in
+//! `oware` (both seats, fresh seeds each game).
+
+use ayo_env::agents::{self, AlphaBeta};
+use ayo_env::{Agent, Player, Rules, Variant, VARIANT_NAMES};
+
+/// Plays one game of `rules` from its start; `agents[p]` plays for player `p`. Returns the
+/// result of player 0 (+1, 0, −1), 0 if the game is still live after `max_plies`.
+fn play(rules: &Variant, agents: &mut [Box<dyn Agent>; 2], max_plies: u32) -> f32 {
+    let mut s = rules.start(Player::South);
+    while let Some(p) = rules.to_play(&s) {
+        if rules.ply(&s) >= max_plies {
+            return 0.0;
+        }
+        let (a, _) = agents[p.index()].choose(rules, &s);
+        rules
+            .play(&mut s, a)
+            .unwrap_or_else(|e| panic!("{} chose {a}: {e}", agents[p.index()].name()));
+    }
+    rules.returns(&s)[0]
+}
+
+/// Wins of `hero` against `villain` in `games` games of oware, seats alternating.
+fn wins(hero: &str, villain: &str, games: u64) -> u64 {
+    let oware: Variant = "oware".parse().unwrap();
+    (0..games)
+        .filter(|&g| {
+            let (h, v) = (
+                agents::parse(hero, 1000 + g).unwrap(),
+                agents::parse(villain, 2000 + g).unwrap(),
+            );
+            let seat = (g % 2) as usize;
+            let mut seats = if seat == 0 { [h, v] } else { [v, h] };
+            let result = play(&oware, &mut seats, 1000);
+            (if seat == 0 { result } else { -result }) > 0.0
+        })
+        .count() as u64
+}
+
+#[test]
+fn every_agent_plays_only_legal_actions_in_every_variant() {
+    for name in VARIANT_NAMES {
+        let rules: Variant = name.parse().unwrap();
+        for spec in ["random", "greedy", "alphabeta:2", "mcts:20"] {
+            let mut seats = [
+                agents::parse(spec, 1).unwrap(),
+                agents::parse("random", 2).unwrap(),
+            ];
+            // `play` panics on an illegal choice.
+            play(&rules, &mut seats, 120);
+            seats.swap(0, 1);
+            play(&rules, &mut seats, 120);
+        }
+    }
+}
+
+#[test]
+fn alphabeta_6_beats_random_in_95_percent_of_200_games() {
+    let w = wins("alphabeta:6", "random", 200);
+    eprintln!("{:?}: {w} wins", ("alphabeta:6", "random", 200));
+    assert!(w >= 190, "alphabeta:6 won {w} of 200 against random");
+}
+
+#[test]
+fn alphabeta_6_beats_greedy_in_70_percent_of_200_games() {
+    let w = wins("alphabeta:6", "greedy", 200);
+    eprintln!("{:?}: {w} wins", ("alphabeta:6", "greedy", 200));
+    assert!(w >= 140, "alphabeta:6 won {w} of 200 against greedy");
+}
+
+#[test]
+fn mcts_1000_beats_random_in_95_percent_of_100_games() {
+    let w = wins("mcts:1000", "random", 100);
+    eprintln!("{:?}: {w} wins", ("mcts:1000", "random", 100));
+    assert!(w >= 95, "mcts:1000 won {w} of 100 against random");
+}
+
+#[test]
+fn greedy_beats_random() {
+    let w = wins("greedy", "random", 200);
+    eprintln!("{:?}: {w} wins", ("greedy", "random", 200));
+    assert!(w >= 120, "greedy won {w} of 200 against random");
+}
+
+#[test]
+fn greedy_takes_the_only_capture() {
+    // Only South's pit F (action 5, one seed) ends in North's pit 6, making 3 there.
+    let oware: Variant = "oware".parse().unwrap();
+    let s = oware
+        .parse_notation("4 4 3 4 1 1 2 4 4 4 4 4 | 8 1 | 0")
+        .unwrap();
+    let mut greedy = agents::parse("greedy", 3).unwrap();
+    assert_eq!(greedy.choose(&oware, &s).0, 5);
+}
+
+#[test]
+fn alphabeta_finds_a_forced_win_and_scores_it_as_certain() {
+    // South to move, 24 seeds stored: sowing pit F (action 5, one seed) makes 2 in North's
+    // pit 6 and takes them: 26 of 48, above half, which ends the game. Pit D does not.
+    let oware: Variant = "oware".parse().unwrap();
+    let s = oware
+        .parse_notation("0 0 0 1 0 1 1 0 0 0 0 3 | 24 18 | 0")
+        .unwrap();
+    let mut ab = agents::parse("alphabeta:4", 5).unwrap();
+    let (a, analysis) = ab.choose(&oware, &s);
+    assert_eq!(a, 5);
+    assert_eq!(analysis.value, Some(1.0));
+}
+
+#[test]
+fn alphabeta_searches_deeper_with_more_depth() {
+    let oware: Variant = "oware".parse().unwrap();
+    let start = oware.start(Player::South);
+    let nodes = |d| AlphaBeta::new(d, 1).search(&oware, &start).2;
+    assert!(nodes(6) > nodes(4), "{} vs {}", nodes(6), nodes(4));
+}
