@@ -69,11 +69,12 @@ pub fn run(a: Args) -> Result<()> {
     let resident = resident_bytes().saturating_sub(rss_before) as f64;
     println!(
         "bytes per game: state {} (size_of); in a VecEnv {} inline with its buffers and the kept \
-         final game, {:.0} measured (resident memory growth / games, with the repetition keys on \
-         the heap) = {:.0} MB per million games",
+         final game; resident memory grew {:.1} MB for {} games, {:.0} per game with the repetition \
+         keys on the heap (fixed costs dominate below ~100000 games)",
         v.state_size(),
         per_game_bytes(&env),
-        resident / env.num_envs() as f64,
+        resident / 1e6,
+        env.num_envs(),
         resident / env.num_envs() as f64
     );
 
