@@ -9,6 +9,7 @@ pub mod plot;
 pub mod replay;
 pub mod rules;
 pub mod tournament;
+pub mod train;
 
 use anyhow::{Context, Result};
 use ayo_env::Variant;

@@ -1,0 +1,113 @@
+//! The network-plus-search agent, and the evaluator that feeds the search from the network.
+
+use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
+use crate::net::Net;
+use crate::search::{gumbel_search, Evaluator, SearchParams};
+use ayo_env::{Action, Agent, Analysis, Rules, Variant, VariantState};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::path::Path;
+
+/// Evaluates search leaves with a network: observes every state into one buffer and runs one
+/// forward pass for the whole batch.
+pub struct NetEvaluator<'a> {
+    net: &'a Net,
+    rules: &'a Variant,
+    obs: Vec<f32>,
+    /// Positions evaluated so far.
+    pub evaluations: u64,
+    /// Forward passes so far.
+    pub batches: u64,
+}
+
+impl<'a> NetEvaluator<'a> {
+    pub fn new(net: &'a Net, rules: &'a Variant) -> Self {
+        NetEvaluator { net, rules, obs: Vec::new(), evaluations: 0, batches: 0 }
+    }
+}
+
+impl Evaluator<VariantState> for NetEvaluator<'_> {
+    fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
+        let len = self.rules.observation_len();
+        self.obs.resize(states.len() * len, 0.0);
+        for (i, s) in states.iter().enumerate() {
+            self.rules.observe(s, &mut self.obs[i * len..(i + 1) * len]);
+        }
+        self.net.evaluate(&self.obs, states.len(), logits, values);
+        self.evaluations += states.len() as u64;
+        self.batches += 1;
+    }
+}
+
+/// A trained network playing with a Gumbel search of `simulations` per move. All the games of
+/// a `choose_batch` call are searched together, their leaves evaluated in one forward pass.
+pub struct NetAgent {
+    net: Net,
+    /// The checkpoint's metadata, when loaded from one.
+    pub meta: Option<CheckpointMeta>,
+    pub simulations: u32,
+    pub params: SearchParams,
+    rng: ChaCha8Rng,
+    label: String,
+}
+
+impl NetAgent {
+    /// Loads the checkpoint at `path` to play with `simulations` per move; `seed` seeds the
+    /// search's Gumbel noise.
+    pub fn load(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
+        let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut agent = NetAgent::from_net(net, simulations, seed);
+        agent.params = SearchParams { gumbel_scale: 1.0, ..meta.config.search_params() };
+        agent.label = format!("net:{stem}@{simulations}");
+        agent.meta = Some(meta);
+        Ok(agent)
+    }
+
+    /// An agent playing `net` (default search parameters).
+    pub fn from_net(net: Net, simulations: u32, seed: u64) -> NetAgent {
+        NetAgent {
+            net,
+            meta: None,
+            simulations,
+            params: SearchParams::default(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            label: format!("net@{simulations}"),
+        }
+    }
+
+    /// Checks that the agent was trained for `rules`.
+    pub fn check_rules(&self, rules: &Variant) -> Result<(), CheckpointError> {
+        match &self.meta {
+            Some(m) => checkpoint::check_rules(m, rules, Path::new(&self.label)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn net(&self) -> &Net {
+        &self.net
+    }
+}
+
+impl Agent for NetAgent {
+    fn name(&self) -> String {
+        self.label.clone()
+    }
+
+    fn choose_batch(&mut self, rules: &Variant, states: &[&VariantState]) -> Vec<(Action, Analysis)> {
+        assert_eq!(
+            rules.observation_len(),
+            self.net.shape.inputs,
+            "{} was trained for another observation size than {}'s",
+            self.label,
+            rules.id()
+        );
+        let sims = vec![self.simulations; states.len()];
+        let mut evaluator = NetEvaluator::new(&self.net, rules);
+        let results = gumbel_search(rules, states, &sims, &self.params, &mut evaluator, &mut self.rng);
+        results
+            .into_iter()
+            .map(|r| (r.action, Analysis { value: Some(r.value), work: r.simulations as u64 }))
+            .collect()
+    }
+}

@@ -1,0 +1,241 @@
+//! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
+
+use anyhow::{Context, Result};
+use ayo_env::{Player, Rules};
+use ayo_train::agent::NetEvaluator;
+use ayo_train::config::TrainConfig;
+use ayo_train::net::Net;
+use ayo_train::replay::ReplayBuffer;
+use ayo_train::run::Run;
+use ayo_train::search::gumbel_search;
+use ayo_train::selfplay::SelfPlay;
+use ayo_train::trainer::Trainer;
+use clap::parser::ValueSource;
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// TOML configuration (e.g. experiments/oware.toml); flags given here override it.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Run folder (default: runs/<variant>).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Train for this many minutes (this session), then checkpoint and stop; default: until Ctrl-C.
+    #[arg(long)]
+    minutes: Option<f64>,
+    /// Continue the run saved in --out exactly where it stopped.
+    #[arg(long)]
+    resume: bool,
+    /// Measure leaf evaluations/s in search, self-play positions/s and training samples/s, then exit.
+    #[arg(long)]
+    bench: bool,
+    /// Stop after this many iterations (one move in every self-play game each).
+    #[arg(long)]
+    iterations: Option<u64>,
+    #[command(flatten)]
+    train: TrainConfig,
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+
+pub fn run(a: Args) -> Result<()> {
+    let matches = <crate::Cli as clap::CommandFactory>::command().try_get_matches().ok();
+    let sub = matches.as_ref().and_then(|m| m.subcommand_matches("train").cloned());
+    let explicit = |key: &str| {
+        sub.as_ref()
+            .map(|m| m.try_get_raw(key).is_ok() && m.value_source(key) == Some(ValueSource::CommandLine))
+            .unwrap_or(false)
+    };
+    let cfg = TrainConfig::resolve(a.config.as_deref(), &a.train, explicit)?;
+    tch::set_num_threads(cfg.threads as i32);
+    if a.bench {
+        return bench(&cfg);
+    }
+    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run")));
+    let mut run = if a.resume {
+        Run::resume(&out, Some(&cfg)).with_context(|| format!("cannot resume the run in {}", out.display()))?
+    } else {
+        Run::create(cfg, &out)?
+    };
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+
+    println!(
+        "training {} in {} — {} parameters, {} games × {} simulations, step {}",
+        run.rules.id(),
+        out.display(),
+        run.trainer.net.num_parameters(),
+        run.cfg.games,
+        run.cfg.simulations,
+        run.trainer.step
+    );
+    let budget = a.minutes.map(|m| Duration::from_secs_f64(m * 60.0));
+    let bar = match budget {
+        Some(d) => ProgressBar::new(d.as_secs().max(1)),
+        None => ProgressBar::new_spinner(),
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}")
+            .unwrap()
+            .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let mut last_log = Instant::now();
+    let mut iterations = 0u64;
+    loop {
+        if STOP.load(Ordering::SeqCst) {
+            say(&bar, "interrupted: finishing the step and saving".into());
+            break;
+        }
+        if budget.is_some_and(|d| start.elapsed() >= d) || a.iterations.is_some_and(|n| iterations >= n) {
+            break;
+        }
+        run.iterate();
+        iterations += 1;
+        if last_log.elapsed() >= Duration::from_secs(10) {
+            last_log = Instant::now();
+            let s = run.log_window();
+            let get = |k: &str| s.iter().find(|(n, _)| n == k).map(|(_, v)| *v).unwrap_or(f64::NAN);
+            bar.set_message(format!(
+                "{} games {:.1} games/s {:.0} pos/s | step {} loss p {:.3} v {:.3} s {:.3}",
+                run.selfplay.games,
+                get("charts/games_per_s"),
+                get("charts/positions_per_s"),
+                run.trainer.step,
+                get("losses/policy"),
+                get("losses/value"),
+                get("losses/score"),
+            ));
+            if budget.is_some() {
+                bar.set_position(start.elapsed().as_secs());
+            } else {
+                bar.tick();
+            }
+        }
+        if run.checkpoint_due() {
+            run.save()?;
+        }
+        if run.eval_due() {
+            let r = run.evaluate()?;
+            say(&bar, format!(
+                "step {}: vs {} won {}, drew {}, lost {} of {}",
+                run.trainer.step,
+                run.cfg.eval_agent,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.games()
+            ));
+        }
+    }
+    run.log_window();
+    let path = run.save()?;
+    bar.finish_and_clear();
+    println!(
+        "saved {} (step {}, {} games, {} positions, {:.0} s of training); continue with --resume --out {}",
+        path.display(),
+        run.trainer.step,
+        run.selfplay.games,
+        run.selfplay.positions,
+        run.wall_time_s(),
+        out.display()
+    );
+    Ok(())
+}
+
+/// Prints a line above the progress bar (or plainly when the bar is hidden, e.g. in a log file).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        println!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// Prints the three throughput figures of issue 7 for `cfg`'s variant and network.
+fn bench(cfg: &TrainConfig) -> Result<()> {
+    let rules = cfg.rules()?;
+    tch::manual_seed(0);
+    let net = Net::new(cfg.net_shape()?, ayo_train::device::best_device());
+    println!(
+        "{}: net {}x{} ({} parameters), {} games, {} simulations, {} torch threads, device {:?}",
+        rules.id(),
+        cfg.blocks,
+        cfg.width,
+        net.num_parameters(),
+        cfg.games,
+        cfg.simulations,
+        tch::get_num_threads(),
+        net.vs.device()
+    );
+    // Positions a few random plies into the game, so the trees differ.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let states: Vec<_> = (0..cfg.games)
+        .map(|_| {
+            let mut s = rules.start(Player::South);
+            for _ in 0..rng.gen_range(0..10) {
+                let m = rules.legal_mask(&s);
+                if m.count() == 0 {
+                    break;
+                }
+                rules.play_unchecked(&mut s, m.nth(rng.gen_range(0..m.count())).unwrap());
+            }
+            if rules.is_terminal(&s) {
+                rules.start(Player::South)
+            } else {
+                s
+            }
+        })
+        .collect();
+    let refs: Vec<_> = states.iter().collect();
+    let sims = vec![cfg.simulations; refs.len()];
+    let params = cfg.search_params();
+    let (mut evals, mut secs) = (0u64, 0.0);
+    while secs < 5.0 {
+        let mut ev = NetEvaluator::new(&net, &rules);
+        let t = Instant::now();
+        gumbel_search(&rules, &refs, &sims, &params, &mut ev, &mut rng);
+        secs += t.elapsed().as_secs_f64();
+        evals += ev.evaluations;
+    }
+    println!("search:    {:>9.0} leaf evaluations/s (batched across {} games)", evals as f64 / secs, cfg.games);
+
+    let mut sp = SelfPlay::new(&rules, cfg.games, 2);
+    let mut buffer = ReplayBuffer::new(cfg.buffer_size.max(cfg.batch_size), rules.observation_len(), rules.num_actions());
+    let (mut positions, t) = (0usize, Instant::now());
+    while t.elapsed().as_secs_f64() < 10.0 {
+        let r = sp.step(&rules, &net, cfg);
+        positions += r.positions;
+        for s in &r.samples {
+            buffer.push(s);
+        }
+    }
+    println!(
+        "self-play: {:>9.0} positions/s at {} simulations per move",
+        positions as f64 / t.elapsed().as_secs_f64(),
+        cfg.simulations
+    );
+    while buffer.len() < cfg.batch_size {
+        for s in sp.step(&rules, &net, cfg).samples {
+            buffer.push(&s);
+        }
+    }
+    let mut trainer = Trainer::new(net);
+    let device = trainer.net.vs.device();
+    let (mut samples, t) = (0usize, Instant::now());
+    while t.elapsed().as_secs_f64() < 5.0 {
+        let batch = buffer.sample(cfg.batch_size, &mut rng, device);
+        trainer.train_step(&batch, cfg);
+        samples += cfg.batch_size;
+    }
+    println!(
+        "training:  {:>9.0} samples/s at batch {}",
+        samples as f64 / t.elapsed().as_secs_f64(),
+        cfg.batch_size
+    );
+    Ok(())
+}

@@ -1,0 +1,292 @@
+//! The one training configuration: a TOML file merged with command-line flags (flags win),
+//! unknown keys refused, validated once, written into the run folder and into every checkpoint.
+//!
+//! ```
+//! use ayo_train::config::TrainConfig;
+//! let c = TrainConfig::from_toml("variant = \"oware\"\nsimulations = 16\n").unwrap();
+//! assert_eq!(c.simulations, 16);
+//! assert!(TrainConfig::from_toml("simulatons = 16").is_err());
+//! ```
+
+use crate::search::SearchParams;
+use ayo_env::{Rules, Variant};
+use clap::Parser;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Everything that decides a training run.
+#[derive(clap::Args, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Variant to train (`name` or `name@version`).
+    #[arg(long, default_value = "oware")]
+    pub variant: String,
+    /// Variant options as `key=value,key=value`.
+    #[arg(long, default_value = "")]
+    pub options: String,
+
+    /// Width of the network's residual trunk.
+    #[arg(long, default_value_t = 128)]
+    pub width: usize,
+    /// Number of residual blocks.
+    #[arg(long, default_value_t = 2)]
+    pub blocks: usize,
+
+    /// Simulations per move of a full search in self-play.
+    #[arg(long, default_value_t = 32)]
+    pub simulations: u32,
+    /// Playout-cap randomisation: simulations of a cheap search (0 = every search is full).
+    #[arg(long, default_value_t = 0)]
+    pub fast_simulations: u32,
+    /// Playout-cap randomisation: probability that a move gets a full search (only those become
+    /// policy targets).
+    #[arg(long, default_value_t = 1.0)]
+    pub full_search_prob: f64,
+    /// Most root actions considered by sequential halving.
+    #[arg(long, default_value_t = 16)]
+    pub max_considered: usize,
+    /// Scale of the root Gumbel noise in self-play.
+    #[arg(long, default_value_t = 1.0)]
+    pub gumbel_scale: f32,
+    /// `c_visit` of the completed-Q sigma transform.
+    #[arg(long, default_value_t = 50.0)]
+    pub c_visit: f32,
+    /// `c_scale` of the completed-Q sigma transform.
+    #[arg(long, default_value_t = 0.1)]
+    pub c_scale: f32,
+    /// Min-max rescale completed Q per node before the sigma transform.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub rescale: bool,
+
+    /// Self-play games played at once (their leaves share one forward pass).
+    #[arg(long, default_value_t = 256)]
+    pub games: usize,
+    /// Plies at the start of each game whose move is sampled from the improved policy
+    /// (afterwards the search's choice is played).
+    #[arg(long, default_value_t = 8)]
+    pub sample_plies: u32,
+    /// Plies after which a self-play game is cut (its positions get no value target).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: u32,
+
+    /// Replay buffer capacity in positions.
+    #[arg(long, default_value_t = 200_000)]
+    pub buffer_size: usize,
+    /// Positions in the buffer before training starts.
+    #[arg(long, default_value_t = 4096)]
+    pub min_buffer: usize,
+    /// Minibatch size.
+    #[arg(long, default_value_t = 512)]
+    pub batch_size: usize,
+    /// Training samples drawn per new self-play position.
+    #[arg(long, default_value_t = 2.0)]
+    pub replay_ratio: f64,
+    /// Peak learning rate (Adam).
+    #[arg(long, default_value_t = 2e-3)]
+    pub lr: f64,
+    /// Final learning rate of the cosine decay.
+    #[arg(long, default_value_t = 2e-4)]
+    pub lr_min: f64,
+    /// Linear warm-up, in training steps.
+    #[arg(long, default_value_t = 100)]
+    pub warmup_steps: u64,
+    /// Training steps over which the learning rate decays from `lr` to `lr_min` (0 = constant).
+    #[arg(long, default_value_t = 0)]
+    pub decay_steps: u64,
+    /// Decoupled weight decay (AdamW).
+    #[arg(long, default_value_t = 1e-4)]
+    pub weight_decay: f64,
+    /// Weight of the value loss.
+    #[arg(long, default_value_t = 1.0)]
+    pub value_weight: f64,
+    /// Weight of the auxiliary final-score loss.
+    #[arg(long, default_value_t = 0.5)]
+    pub score_weight: f64,
+
+    /// Seconds between checkpoints.
+    #[arg(long, default_value_t = 120.0)]
+    pub checkpoint_every_s: f64,
+    /// Seconds between evaluations against the baseline (0 = never).
+    #[arg(long, default_value_t = 300.0)]
+    pub eval_every_s: f64,
+    /// Baseline agent of the periodic evaluation, e.g. `random`, `greedy`, `mcts:200`.
+    #[arg(long, default_value = "random")]
+    pub eval_agent: String,
+    /// Games per evaluation (half in each seat).
+    #[arg(long, default_value_t = 64)]
+    pub eval_games: usize,
+    /// Simulations per move of the network in evaluation games.
+    #[arg(long, default_value_t = 32)]
+    pub eval_simulations: u32,
+
+    /// Threads of torch's intra-op pool. 1 is fastest for these small networks on a busy
+    /// machine (OpenMP threads spin-wait when the cores are oversubscribed).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of every random choice of the run.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Parser)]
+struct Defaults {
+    #[command(flatten)]
+    config: TrainConfig,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        Defaults::parse_from(["ayo"]).config
+    }
+}
+
+/// A configuration that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("config is not valid TOML for a training run: {0}")]
+    Toml(String),
+    #[error("config key {key} = {value}: expected {expected}")]
+    Invalid { key: &'static str, value: String, expected: &'static str },
+    #[error("config variant: {0}")]
+    Variant(#[from] ayo_env::ParseError),
+}
+
+impl TrainConfig {
+    /// Parses a TOML text; missing keys take their defaults, unknown keys are refused.
+    pub fn from_toml(text: &str) -> Result<TrainConfig, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
+    }
+
+    /// The file `path` (if any) overridden by the flags in `flags` that were given explicitly
+    /// (`explicit(field)` is true), then validated.
+    pub fn resolve(
+        path: Option<&Path>,
+        flags: &TrainConfig,
+        explicit: impl Fn(&str) -> bool,
+    ) -> Result<TrainConfig, ConfigError> {
+        let base = match path {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|source| ConfigError::Read { path: p.display().to_string(), source })?;
+                TrainConfig::from_toml(&text)?
+            }
+            None => TrainConfig::default(),
+        };
+        let mut merged = serde_json::to_value(&base).expect("config serialises");
+        let given = serde_json::to_value(flags).expect("config serialises");
+        for (key, value) in given.as_object().expect("a struct").iter() {
+            if explicit(key) {
+                merged[key] = value.clone();
+            }
+        }
+        let config: TrainConfig =
+            serde_json::from_value(merged).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// The TOML text of this configuration.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("config serialises to TOML")
+    }
+
+    /// Checks every value once.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        fn check(ok: bool, key: &'static str, value: impl ToString, expected: &'static str) -> Result<(), ConfigError> {
+            if ok {
+                Ok(())
+            } else {
+                Err(ConfigError::Invalid { key, value: value.to_string(), expected })
+            }
+        }
+        self.rules()?;
+        check(self.width >= 1, "width", self.width, "at least 1")?;
+        check(self.simulations >= 1, "simulations", self.simulations, "at least 1")?;
+        check(
+            self.fast_simulations <= self.simulations,
+            "fast_simulations",
+            self.fast_simulations,
+            "at most `simulations`",
+        )?;
+        check((0.0..=1.0).contains(&self.full_search_prob), "full_search_prob", self.full_search_prob, "a probability")?;
+        check(self.max_considered >= 2, "max_considered", self.max_considered, "at least 2")?;
+        check(self.games >= 1, "games", self.games, "at least 1")?;
+        check(self.max_plies >= 1, "max_plies", self.max_plies, "at least 1")?;
+        check(self.batch_size >= 1, "batch_size", self.batch_size, "at least 1")?;
+        check(self.buffer_size >= self.batch_size, "buffer_size", self.buffer_size, "at least `batch_size`")?;
+        check(self.min_buffer <= self.buffer_size, "min_buffer", self.min_buffer, "at most `buffer_size`")?;
+        check(self.replay_ratio > 0.0, "replay_ratio", self.replay_ratio, "positive")?;
+        check(self.lr > 0.0 && self.lr.is_finite(), "lr", self.lr, "a positive number")?;
+        check(self.lr_min >= 0.0 && self.lr_min <= self.lr, "lr_min", self.lr_min, "between 0 and `lr`")?;
+        check(self.weight_decay >= 0.0, "weight_decay", self.weight_decay, "non-negative")?;
+        check(self.threads >= 1, "threads", self.threads, "at least 1")?;
+        check(self.eval_games % 2 == 0, "eval_games", self.eval_games, "an even number (both seats)")?;
+        check(self.checkpoint_every_s > 0.0, "checkpoint_every_s", self.checkpoint_every_s, "positive")?;
+        Ok(())
+    }
+
+    /// The variant with its options.
+    pub fn rules(&self) -> Result<Variant, ConfigError> {
+        let opts = Variant::parse_options(&self.options)?;
+        Ok(Variant::new(&self.variant, &opts)?)
+    }
+
+    /// Search parameters of self-play.
+    pub fn search_params(&self) -> SearchParams {
+        SearchParams {
+            max_considered: self.max_considered,
+            gumbel_scale: self.gumbel_scale,
+            c_visit: self.c_visit,
+            c_scale: self.c_scale,
+            rescale: self.rescale,
+        }
+    }
+
+    /// The network's shape for this run's variant.
+    pub fn net_shape(&self) -> Result<crate::net::NetShape, ConfigError> {
+        let v = self.rules()?;
+        Ok(crate::net::NetShape {
+            inputs: v.observation_len(),
+            actions: v.num_actions(),
+            width: self.width,
+            blocks: self.blocks,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_round_trip_through_toml() {
+        let c = TrainConfig::default();
+        c.validate().unwrap();
+        assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
+    }
+
+    #[test]
+    fn unknown_keys_are_refused() {
+        let e = TrainConfig::from_toml("widht = 3").unwrap_err().to_string();
+        assert!(e.contains("widht"), "{e}");
+    }
+
+    #[test]
+    fn explicit_flags_override_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.toml");
+        std::fs::write(&path, "width = 64\nblocks = 3\n").unwrap();
+        let flags = TrainConfig { width: 32, blocks: 9, ..Default::default() };
+        let c = TrainConfig::resolve(Some(&path), &flags, |k| k == "width").unwrap();
+        assert_eq!((c.width, c.blocks), (32, 3));
+    }
+
+    #[test]
+    fn bad_values_name_the_key() {
+        let c = TrainConfig { lr: -1.0, ..Default::default() };
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("lr") && e.contains("-1"), "{e}");
+    }
+}

@@ -1,0 +1,131 @@
+//! Matches between two agents, used by the periodic evaluation during training.
+//!
+//! Both agents get whole batches: every game where an agent is to move goes into one
+//! `choose_batch` call.
+
+use ayo_env::{Action, Agent, Analysis, Player, Rules, Variant, VariantState};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plays a uniformly random legal action (the baseline until the classic agents land).
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose_batch(&mut self, rules: &Variant, states: &[&VariantState]) -> Vec<(Action, Analysis)> {
+        states
+            .iter()
+            .map(|s| {
+                let mask = rules.legal_mask(s);
+                let a = mask.nth(self.rng.gen_range(0..mask.count())).expect("a live game");
+                (a, Analysis { value: None, work: 0 })
+            })
+            .collect()
+    }
+}
+
+/// A baseline agent from its name: `random`, or any agent `ayo_env` knows.
+pub fn baseline(spec: &str, seed: u64) -> anyhow::Result<Box<dyn Agent>> {
+    match spec {
+        "random" => Ok(Box::new(RandomAgent::new(seed))),
+        _ => anyhow::bail!("unknown baseline agent {spec:?}; expected one of: random"),
+    }
+}
+
+/// Wins, draws and losses of the first agent.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MatchResult {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games cut by the ply cap (counted as draws).
+    pub truncated: u32,
+}
+
+impl MatchResult {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+    pub fn win_rate(&self) -> f64 {
+        self.wins as f64 / self.games().max(1) as f64
+    }
+    /// Wins plus half the draws, over the games.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+}
+
+/// `games` games of `a` against `b` from the start position (South first), `a` taking South
+/// in the even games and North in the odd ones; a game longer than `max_plies` is a draw.
+pub fn play_match(
+    rules: &Variant,
+    a: &mut dyn Agent,
+    b: &mut dyn Agent,
+    games: usize,
+    max_plies: u32,
+) -> MatchResult {
+    let mut states: Vec<VariantState> = (0..games).map(|_| rules.start(Player::South)).collect();
+    let seat_of_a = |g: usize| if g % 2 == 0 { Player::South } else { Player::North };
+    let mut result = MatchResult::default();
+    let mut live: Vec<usize> = (0..games).collect();
+    while !live.is_empty() {
+        // Each agent moves in every live game where it is to move (a game may end in between).
+        for is_a in [true, false] {
+            let agent: &mut dyn Agent = if is_a { &mut *a } else { &mut *b };
+            let movers: Vec<usize> = live
+                .iter()
+                .copied()
+                .filter(|&g| rules.to_play(&states[g]).is_some_and(|p| (p == seat_of_a(g)) == is_a))
+                .collect();
+            if movers.is_empty() {
+                continue;
+            }
+            let refs: Vec<&VariantState> = movers.iter().map(|&g| &states[g]).collect();
+            let choices = agent.choose_batch(rules, &refs);
+            for (&g, (action, _)) in movers.iter().zip(choices) {
+                rules.play(&mut states[g], action).expect("agents play legal actions");
+            }
+        }
+        live.retain(|&g| {
+            let s = &states[g];
+            if rules.is_terminal(s) {
+                let r = rules.returns(s)[seat_of_a(g).index()];
+                match r.partial_cmp(&0.0) {
+                    Some(std::cmp::Ordering::Greater) => result.wins += 1,
+                    Some(std::cmp::Ordering::Less) => result.losses += 1,
+                    _ => result.draws += 1,
+                }
+                false
+            } else if rules.ply(s) >= max_plies {
+                result.draws += 1;
+                result.truncated += 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_is_counted_once() {
+        let rules: Variant = "oware".parse().unwrap();
+        let r = play_match(&rules, &mut RandomAgent::new(1), &mut RandomAgent::new(2), 10, 1000);
+        assert_eq!(r.games(), 10);
+    }
+}

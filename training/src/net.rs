@@ -1,0 +1,131 @@
+//! The policy/value network: a residual MLP without batch norm over the variant's observation.
+//!
+//! ```text
+//! observation ─ linear ─ relu ─┬─ [block: h + W2·relu(W1·h), relu] × blocks ─┬─ policy logits (num_actions)
+//!                              │                                               ├─ value  tanh (mover's view)
+//!                              │                                               └─ score  tanh (final seed difference, scaled)
+//! ```
+//! No batch norm: leaf values must not depend on the rest of the batch, and BN is slow on a CPU.
+
+use serde::{Deserialize, Serialize};
+use tch::{nn, nn::Module, Device, Kind, Tensor};
+
+/// The sizes of a network: its input and output sizes (from the variant) and its trunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetShape {
+    /// Observation length (`Rules::observation_len`).
+    pub inputs: usize,
+    /// Action-space size (`Rules::num_actions`).
+    pub actions: usize,
+    /// Width of the residual trunk.
+    pub width: usize,
+    /// Number of residual blocks.
+    pub blocks: usize,
+}
+
+/// What the network says about a batch of positions.
+pub struct NetOutput {
+    /// Unmasked policy logits, `[batch, actions]`.
+    pub logits: Tensor,
+    /// Value from the mover's view in (-1, 1), `[batch]`.
+    pub value: Tensor,
+    /// Predicted final seed difference (mover minus opponent) over half the seeds, `[batch]`.
+    pub score: Tensor,
+}
+
+/// A residual MLP with its variables in a `VarStore`.
+pub struct Net {
+    pub vs: nn::VarStore,
+    pub shape: NetShape,
+    input: nn::Linear,
+    blocks: Vec<(nn::Linear, nn::Linear)>,
+    policy: nn::Linear,
+    value: nn::Linear,
+    score: nn::Linear,
+}
+
+impl Net {
+    /// A freshly initialised network on `device` (torch's default initialisation; the last layer
+    /// of each residual block starts small so the trunk starts close to the identity).
+    pub fn new(shape: NetShape, device: Device) -> Net {
+        let vs = nn::VarStore::new(device);
+        let root = vs.root();
+        let input = nn::linear(&root / "input", shape.inputs as i64, shape.width as i64, Default::default());
+        let w = shape.width as i64;
+        let blocks = (0..shape.blocks)
+            .map(|i| {
+                let b = &root / format!("block{i}");
+                let small = nn::LinearConfig {
+                    ws_init: nn::Init::Randn { mean: 0.0, stdev: 0.1 / (w as f64).sqrt() },
+                    ..Default::default()
+                };
+                (nn::linear(&b / "a", w, w, Default::default()), nn::linear(&b / "b", w, w, small))
+            })
+            .collect();
+        let policy = nn::linear(&root / "policy", w, shape.actions as i64, Default::default());
+        let value = nn::linear(&root / "value", w, 1, Default::default());
+        let score = nn::linear(&root / "score", w, 1, Default::default());
+        Net { vs, shape, input, blocks, policy, value, score }
+    }
+
+    /// The network's outputs for `obs` of shape `[batch, inputs]`.
+    pub fn forward(&self, obs: &Tensor) -> NetOutput {
+        let mut h = self.input.forward(obs).relu();
+        for (a, b) in &self.blocks {
+            h = (&h + b.forward(&a.forward(&h).relu())).relu();
+        }
+        NetOutput {
+            logits: self.policy.forward(&h),
+            value: self.value.forward(&h).squeeze_dim(-1).tanh(),
+            score: self.score.forward(&h).squeeze_dim(-1).tanh(),
+        }
+    }
+
+    /// Inference on plain buffers: `obs` holds `n` rows of `inputs` floats; writes `n` rows of
+    /// `actions` logits and `n` values. No gradient is recorded.
+    pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        debug_assert_eq!(obs.len(), n * self.shape.inputs);
+        if n == 0 {
+            return;
+        }
+        let device = self.vs.device();
+        let out = tch::no_grad(|| {
+            let x = Tensor::from_slice(obs).view([n as i64, self.shape.inputs as i64]).to_device(device);
+            self.forward(&x)
+        });
+        let l = out.logits.to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
+        let v = out.value.to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
+        l.view([-1]).copy_data(&mut logits[..n * self.shape.actions], n * self.shape.actions);
+        v.copy_data(&mut values[..n], n);
+    }
+
+    /// Copies every variable of `other` (same shape) into this network.
+    pub fn copy_from(&mut self, other: &Net) -> Result<(), tch::TchError> {
+        self.vs.copy(&other.vs)
+    }
+
+    /// Number of trainable parameters.
+    pub fn num_parameters(&self) -> usize {
+        self.vs.trainable_variables().iter().map(|t| t.numel()).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_and_ranges() {
+        let net = Net::new(NetShape { inputs: 14, actions: 6, width: 32, blocks: 2 }, Device::Cpu);
+        let x = Tensor::rand([5, 14], (Kind::Float, Device::Cpu));
+        let out = net.forward(&x);
+        assert_eq!(out.logits.size(), vec![5, 6]);
+        assert_eq!(out.value.size(), vec![5]);
+        let v: Vec<f32> = Vec::try_from(out.value).unwrap();
+        assert!(v.iter().all(|x| x.abs() < 1.0));
+        let obs = vec![0.25f32; 2 * 14];
+        let (mut l, mut val) = (vec![0.0; 12], vec![0.0; 2]);
+        net.evaluate(&obs, 2, &mut l, &mut val);
+        assert_eq!(&l[..6], &l[6..], "same observation, same logits");
+    }
+}

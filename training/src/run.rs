@@ -1,0 +1,529 @@
+//! A training run: self-play and training alternating in one process, periodic checkpoints and
+//! evaluations, logs, and exact resume.
+//!
+//! A run folder holds:
+//! ```text
+//! config.toml          the resolved configuration
+//! train.jsonl          one JSON object per log event, the same scalars as TensorBoard
+//! tb/                  TensorBoard event files
+//! checkpoints/latest.ot (+ .json)   the newest network, atomically replaced
+//! checkpoints/step-NNNNNNN.ot       every checkpoint kept
+//! resume.ot            everything needed to continue exactly: weights, Adam moments, replay
+//!                      buffer, games in progress, random generators, counters
+//! ```
+//! Each iteration plays one move in every self-play game, stores the finished games'
+//! positions, then takes as many training steps as `replay_ratio` allows. Everything that
+//! decides the run's course is saved in `resume.ot`; wall-clock timers only decide *when* to
+//! checkpoint or evaluate, which never changes the run's course, so a resumed run continues the
+//! same run.
+
+use crate::agent::NetAgent;
+use crate::checkpoint::{self, CheckpointMeta};
+use crate::config::TrainConfig;
+use crate::eval::{self, MatchResult};
+use crate::net::Net;
+use crate::replay::ReplayBuffer;
+use crate::selfplay::SelfPlay;
+use crate::trainer::{Losses, Trainer};
+use anyhow::{bail, Context, Result};
+use ayo_env::{Rules, Variant};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use tch::Tensor;
+
+const STATE: &str = "__run_state__";
+
+/// Counters of a run, carried over every resume.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Counters {
+    /// Training samples consumed.
+    pub samples: u64,
+    /// Training samples owed to the replay ratio and not yet drawn.
+    pub credit: f64,
+    /// Evaluations done.
+    pub evals: u64,
+    /// Checkpoints written.
+    pub checkpoints: u64,
+    /// Wall time of the run before this session.
+    pub wall_time_s: f64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RunState {
+    config: TrainConfig,
+    counters: Counters,
+    step: u64,
+    selfplay: SelfPlay,
+    rng: ChaCha8Rng,
+}
+
+/// What one iteration did.
+#[derive(Clone, Debug, Default)]
+pub struct Iteration {
+    pub positions: usize,
+    pub games: usize,
+    pub evaluations: u64,
+    pub train_steps: u64,
+    /// Mean losses over the iteration's training steps.
+    pub losses: Option<Losses>,
+    pub selfplay_s: f64,
+    pub train_s: f64,
+    pub game_lengths: Vec<u32>,
+}
+
+/// Sums of the iterations since the last log line.
+#[derive(Default)]
+struct Window {
+    start_wall: f64,
+    positions: u64,
+    games: u64,
+    evaluations: u64,
+    steps: u64,
+    losses: Losses,
+    length_sum: u64,
+    selfplay_s: f64,
+    train_s: f64,
+}
+
+/// JSONL and TensorBoard logs with the same scalar names.
+pub struct Logger {
+    jsonl: std::fs::File,
+    tb: tensorboard_rs::summary_writer::SummaryWriter,
+}
+
+impl Logger {
+    pub fn open(dir: &Path) -> Result<Logger> {
+        let jsonl = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join("train.jsonl"))
+            .context("cannot open train.jsonl")?;
+        let tb = tensorboard_rs::summary_writer::SummaryWriter::new(dir.join("tb"));
+        Ok(Logger { jsonl, tb })
+    }
+
+    /// Writes `scalars` at `step` (self-play positions so far).
+    pub fn log(&mut self, step: u64, wall_time_s: f64, scalars: &[(String, f64)]) {
+        let mut obj = serde_json::Map::new();
+        obj.insert("step".into(), step.into());
+        obj.insert("wall_time_s".into(), serde_json::json!((wall_time_s * 10.0).round() / 10.0));
+        for (k, v) in scalars {
+            obj.insert(k.clone(), serde_json::json!(v));
+            self.tb.add_scalar(k, *v as f32, step as usize);
+        }
+        let _ = writeln!(self.jsonl, "{}", serde_json::Value::Object(obj));
+        let _ = self.jsonl.flush();
+        self.tb.flush();
+    }
+}
+
+/// A training run in its folder.
+pub struct Run {
+    pub cfg: TrainConfig,
+    pub rules: Variant,
+    pub dir: PathBuf,
+    pub trainer: Trainer,
+    pub selfplay: SelfPlay,
+    pub buffer: ReplayBuffer,
+    pub counters: Counters,
+    rng: ChaCha8Rng,
+    logger: Option<Logger>,
+    session_start: Instant,
+    last_checkpoint: f64,
+    last_eval: f64,
+    window: Window,
+}
+
+impl Run {
+    /// Starts a new run in `dir` (which must not hold a run already).
+    pub fn create(cfg: TrainConfig, dir: &Path) -> Result<Run> {
+        cfg.validate()?;
+        if dir.join("resume.ot").exists() {
+            bail!("{} already holds a run; continue it with --resume or choose another --out", dir.display());
+        }
+        std::fs::create_dir_all(dir.join("checkpoints")).with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::write(dir.join("config.toml"), cfg.to_toml()).context("cannot write config.toml")?;
+        let rules = cfg.rules()?;
+        tch::manual_seed(cfg.seed as i64);
+        let net = Net::new(cfg.net_shape()?, crate::device::best_device());
+        let selfplay = SelfPlay::new(&rules, cfg.games, cfg.seed);
+        let buffer = ReplayBuffer::new(cfg.buffer_size, rules.observation_len(), rules.num_actions());
+        Ok(Run {
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
+            rules,
+            dir: dir.to_path_buf(),
+            trainer: Trainer::new(net),
+            selfplay,
+            buffer,
+            counters: Counters::default(),
+            logger: Some(Logger::open(dir)?),
+            session_start: Instant::now(),
+            last_checkpoint: 0.0,
+            last_eval: 0.0,
+            window: Window::default(),
+            cfg,
+        })
+    }
+
+    /// Continues the run saved in `dir`. `overrides` may change what does not alter the run's
+    /// meaning (timers, evaluation, threads); the rest must equal the saved configuration.
+    pub fn resume(dir: &Path, overrides: Option<&TrainConfig>) -> Result<Run> {
+        let path = dir.join("resume.ot");
+        let tensors = checkpoint::load_tensors(&path)?;
+        let (net, _) = checkpoint::net_from_tensors(&tensors, &path, crate::device::best_device())?;
+        let state_t = tensors.iter().find(|(n, _)| n == STATE).context("resume.ot has no run state")?;
+        let bytes = Vec::<u8>::try_from(state_t.1.to_kind(tch::Kind::Uint8))?;
+        let mut state: RunState = serde_json::from_slice(&bytes).context("resume.ot: run state")?;
+        if let Some(o) = overrides {
+            let mut c = state.config.clone();
+            (c.checkpoint_every_s, c.eval_every_s, c.eval_agent, c.eval_games, c.eval_simulations, c.threads) =
+                (o.checkpoint_every_s, o.eval_every_s, o.eval_agent.clone(), o.eval_games, o.eval_simulations, o.threads);
+            c.validate()?;
+            state.config = c;
+        }
+        let cfg = state.config;
+        let rules = cfg.rules()?;
+        let mut trainer = Trainer::new(net);
+        trainer.step = state.step;
+        trainer.load_optimizer(&tensors).map_err(|k| anyhow::anyhow!("resume.ot: optimizer tensor {k} missing"))?;
+        let buffer = ReplayBuffer::from_tensors(cfg.buffer_size, rules.observation_len(), rules.num_actions(), &tensors)
+            .context("resume.ot: replay buffer missing or misshapen")?;
+        state.selfplay.restore(&rules);
+        let wall = state.counters.wall_time_s;
+        Ok(Run {
+            rules,
+            dir: dir.to_path_buf(),
+            trainer,
+            selfplay: state.selfplay,
+            buffer,
+            counters: state.counters,
+            rng: state.rng,
+            logger: Some(Logger::open(dir)?),
+            session_start: Instant::now(),
+            last_checkpoint: wall,
+            last_eval: wall,
+            window: Window { start_wall: wall, ..Default::default() },
+            cfg,
+        })
+    }
+
+    /// Wall-clock seconds of the run, over every session.
+    pub fn wall_time_s(&self) -> f64 {
+        self.counters.wall_time_s + self.session_start.elapsed().as_secs_f64()
+    }
+
+    /// One move in every self-play game, then the training steps the replay ratio allows.
+    pub fn iterate(&mut self) -> Iteration {
+        let t0 = Instant::now();
+        let report = self.selfplay.step(&self.rules, &self.trainer.net, &self.cfg);
+        for s in &report.samples {
+            self.buffer.push(s);
+        }
+        let selfplay_s = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
+        let mut it = Iteration {
+            positions: report.positions,
+            games: report.game_lengths.len(),
+            evaluations: report.evaluations,
+            selfplay_s,
+            game_lengths: report.game_lengths,
+            ..Default::default()
+        };
+        if self.buffer.len() >= self.cfg.min_buffer.max(1) {
+            self.counters.credit += report.positions as f64 * self.cfg.replay_ratio;
+            let mut sum = Losses::default();
+            let device = self.trainer.net.vs.device();
+            while self.counters.credit >= self.cfg.batch_size as f64 {
+                let batch = self.buffer.sample(self.cfg.batch_size, &mut self.rng, device);
+                let l = self.trainer.train_step(&batch, &self.cfg);
+                self.counters.credit -= self.cfg.batch_size as f64;
+                self.counters.samples += self.cfg.batch_size as u64;
+                it.train_steps += 1;
+                sum = add(sum, l);
+            }
+            if it.train_steps > 0 {
+                it.losses = Some(scale(sum, 1.0 / it.train_steps as f64));
+            }
+        }
+        it.train_s = t1.elapsed().as_secs_f64();
+        self.account(&it);
+        it
+    }
+
+    fn account(&mut self, it: &Iteration) {
+        let w = &mut self.window;
+        w.positions += it.positions as u64;
+        w.games += it.games as u64;
+        w.evaluations += it.evaluations;
+        w.length_sum += it.game_lengths.iter().map(|&l| l as u64).sum::<u64>();
+        w.selfplay_s += it.selfplay_s;
+        w.train_s += it.train_s;
+        if let Some(l) = it.losses {
+            w.losses = add(w.losses, scale(l, it.train_steps as f64));
+            w.steps += it.train_steps;
+        }
+    }
+
+    /// Writes the scalars gathered since the last call to the logs, and returns them.
+    pub fn log_window(&mut self) -> Vec<(String, f64)> {
+        let wall = self.wall_time_s();
+        let w = std::mem::take(&mut self.window);
+        self.window.start_wall = wall;
+        let dt = (wall - w.start_wall).max(1e-9);
+        let mut s: Vec<(String, f64)> = vec![
+            ("charts/positions_per_s".into(), w.positions as f64 / dt),
+            ("charts/games_per_s".into(), w.games as f64 / dt),
+            ("charts/evaluations_per_s".into(), w.evaluations as f64 / dt),
+            ("charts/samples_per_s".into(), (w.steps * self.cfg.batch_size as u64) as f64 / dt),
+            ("charts/selfplay_fraction".into(), w.selfplay_s / (w.selfplay_s + w.train_s).max(1e-9)),
+            ("charts/games".into(), self.selfplay.games as f64),
+            ("charts/positions".into(), self.selfplay.positions as f64),
+            ("charts/train_steps".into(), self.trainer.step as f64),
+            ("charts/buffer_size".into(), self.buffer.len() as f64),
+        ];
+        if w.games > 0 {
+            s.push(("charts/game_length".into(), w.length_sum as f64 / w.games as f64));
+        }
+        if w.steps > 0 {
+            let l = scale(w.losses, 1.0 / w.steps as f64);
+            s.extend([
+                ("losses/policy".into(), l.policy),
+                ("losses/value".into(), l.value),
+                ("losses/score".into(), l.score),
+                ("losses/total".into(), l.total),
+                ("losses/policy_entropy".into(), l.entropy),
+                ("charts/learning_rate".into(), l.lr),
+            ]);
+        }
+        self.log(&s);
+        s
+    }
+
+    fn log(&mut self, scalars: &[(String, f64)]) {
+        let (step, wall) = (self.selfplay.positions, self.wall_time_s());
+        if let Some(l) = &mut self.logger {
+            l.log(step, wall, scalars);
+        }
+    }
+
+    /// The metadata of a checkpoint of the run now.
+    pub fn meta(&self) -> CheckpointMeta {
+        CheckpointMeta {
+            format: checkpoint::FORMAT,
+            variant: self.rules.id(),
+            options: self.rules.options(),
+            shape: self.trainer.net.shape,
+            config: self.cfg.clone(),
+            step: self.trainer.step,
+            wall_time_s: self.wall_time_s(),
+            games: self.selfplay.games,
+            positions: self.selfplay.positions,
+            samples: self.counters.samples,
+        }
+    }
+
+    /// Writes the network (`checkpoints/latest.ot` and a numbered copy) and everything needed
+    /// to resume (`resume.ot`), each atomically. Returns the numbered checkpoint's path.
+    pub fn save(&mut self) -> Result<PathBuf> {
+        let meta = self.meta();
+        let ckpt_dir = self.dir.join("checkpoints");
+        let numbered = ckpt_dir.join(format!("step-{:07}.ot", self.trainer.step));
+        checkpoint::save(&self.trainer.net, &meta, &numbered)?;
+        checkpoint::save(&self.trainer.net, &meta, &ckpt_dir.join("latest.ot"))?;
+        let mut counters = self.counters.clone();
+        counters.wall_time_s = meta.wall_time_s;
+        counters.checkpoints += 1;
+        let state = serde_json::json!({
+            "config": &self.cfg,
+            "counters": counters,
+            "step": self.trainer.step,
+            "selfplay": &self.selfplay,
+            "rng": &self.rng,
+        });
+        let mut tensors = checkpoint::net_tensors(&self.trainer.net, &meta);
+        tensors.extend(self.trainer.optimizer_tensors());
+        tensors.extend(self.buffer.to_tensors());
+        tensors.push((STATE.into(), Tensor::from_slice(&serde_json::to_vec(&state)?)));
+        checkpoint::save_tensors_atomic(&tensors, &self.dir.join("resume.ot"))?;
+        self.counters.checkpoints += 1;
+        self.last_checkpoint = self.wall_time_s();
+        Ok(numbered)
+    }
+
+    /// Plays the current network (with `eval_simulations`) against the baseline agent, logs
+    /// `eval/win_rate_vs_<agent>` and `eval/score_vs_<agent>`, and returns the result.
+    pub fn evaluate(&mut self) -> Result<MatchResult> {
+        let seed = self.cfg.seed.wrapping_mul(1_000_003).wrapping_add(self.counters.evals);
+        let mut net = Net::new(self.trainer.net.shape, self.trainer.net.vs.device());
+        net.copy_from(&self.trainer.net)?;
+        let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
+        me.params = crate::search::SearchParams { gumbel_scale: 1.0, ..self.cfg.search_params() };
+        let mut baseline = eval::baseline(&self.cfg.eval_agent, seed)?;
+        let r = eval::play_match(&self.rules, &mut me, baseline.as_mut(), self.cfg.eval_games, self.cfg.max_plies);
+        self.counters.evals += 1;
+        self.last_eval = self.wall_time_s();
+        let name = &self.cfg.eval_agent;
+        self.log(&[
+            (format!("eval/win_rate_vs_{name}"), r.win_rate()),
+            (format!("eval/score_vs_{name}"), r.score()),
+            ("eval/train_steps".into(), self.trainer.step as f64),
+        ]);
+        Ok(r)
+    }
+
+    /// Whether a checkpoint is due by the wall clock.
+    pub fn checkpoint_due(&self) -> bool {
+        self.wall_time_s() - self.last_checkpoint >= self.cfg.checkpoint_every_s
+    }
+
+    /// Whether an evaluation is due by the wall clock.
+    pub fn eval_due(&self) -> bool {
+        self.cfg.eval_every_s > 0.0
+            && self.cfg.eval_games > 0
+            && self.trainer.step > 0
+            && self.wall_time_s() - self.last_eval >= self.cfg.eval_every_s
+    }
+
+    /// Turns the logs off (tests).
+    pub fn quiet(&mut self) {
+        self.logger = None;
+    }
+}
+
+fn add(a: Losses, b: Losses) -> Losses {
+    Losses {
+        policy: a.policy + b.policy,
+        value: a.value + b.value,
+        score: a.score + b.score,
+        total: a.total + b.total,
+        entropy: a.entropy + b.entropy,
+        lr: a.lr + b.lr,
+    }
+}
+
+fn scale(a: Losses, k: f64) -> Losses {
+    Losses {
+        policy: a.policy * k,
+        value: a.value * k,
+        score: a.score * k,
+        total: a.total * k,
+        entropy: a.entropy * k,
+        lr: a.lr * k,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ayo_env::VARIANT_NAMES;
+
+    fn tiny(variant: &str) -> TrainConfig {
+        TrainConfig {
+            variant: variant.into(),
+            width: 16,
+            blocks: 1,
+            simulations: 4,
+            fast_simulations: 2,
+            full_search_prob: 0.5,
+            games: 4,
+            sample_plies: 2,
+            max_plies: 40,
+            buffer_size: 512,
+            min_buffer: 32,
+            batch_size: 16,
+            replay_ratio: 2.0,
+            warmup_steps: 2,
+            eval_games: 2,
+            eval_simulations: 2,
+            threads: 1,
+            seed: 3,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn smoke_training_run_of_every_variant() {
+        for &name in VARIANT_NAMES {
+            let dir = tempfile::tempdir().unwrap();
+            let mut run = Run::create(tiny(name), dir.path()).unwrap();
+            for _ in 0..60 {
+                run.iterate();
+            }
+            run.log_window();
+            assert!(run.trainer.step > 0, "{name}: no training step");
+            assert!(run.selfplay.games > 0, "{name}: no game finished");
+            let r = run.evaluate().unwrap();
+            assert_eq!(r.games(), 2);
+            let path = run.save().unwrap();
+            let agent = NetAgent::load(&path, 2, 0).unwrap();
+            agent.check_rules(&run.rules).unwrap();
+            let log = std::fs::read_to_string(dir.path().join("train.jsonl")).unwrap();
+            assert!(log.contains("losses/policy") && log.contains("eval/win_rate_vs_random"), "{name}: {log}");
+        }
+    }
+
+    fn outputs(run: &Run) -> Vec<f32> {
+        let x = Tensor::linspace(0.0, 1.0, 3 * 14, (tch::Kind::Float, tch::Device::Cpu)).view([3, 14]);
+        let out = tch::no_grad(|| run.trainer.net.forward(&x));
+        Vec::try_from(Tensor::cat(&[out.logits.flatten(0, -1), out.value, out.score], 0)).unwrap()
+    }
+
+    #[test]
+    fn resume_continues_the_same_run() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut start = Run::create(tiny("oware"), a.path()).unwrap();
+        start.quiet();
+        start.save().unwrap();
+        std::fs::copy(a.path().join("resume.ot"), b.path().join("resume.ot")).unwrap();
+
+        // Straight through: 50 iterations.
+        let mut straight = Run::resume(a.path(), None).unwrap();
+        straight.quiet();
+        for _ in 0..50 {
+            straight.iterate();
+        }
+        // Interrupted after 25 iterations, saved, resumed, 25 more.
+        let mut first = Run::resume(b.path(), None).unwrap();
+        first.quiet();
+        for _ in 0..25 {
+            first.iterate();
+        }
+        first.save().unwrap();
+        let steps_at_save = first.trainer.step;
+        drop(first);
+        let mut second = Run::resume(b.path(), None).unwrap();
+        second.quiet();
+        assert_eq!(second.trainer.step, steps_at_save);
+        for _ in 0..25 {
+            second.iterate();
+        }
+
+        assert!(straight.trainer.step > steps_at_save && steps_at_save > 0, "training happened on both sides");
+        assert_eq!(second.trainer.step, straight.trainer.step, "step counter");
+        assert_eq!(second.selfplay.games, straight.selfplay.games);
+        assert_eq!(second.selfplay.positions, straight.selfplay.positions);
+        assert_eq!(second.buffer.added, straight.buffer.added, "replay buffer");
+        assert_eq!((second.counters.samples, second.counters.credit), (straight.counters.samples, straight.counters.credit));
+        let (x, y) = (outputs(&second), outputs(&straight));
+        for (p, q) in x.iter().zip(&y) {
+            assert!((p - q).abs() < 1e-5, "weights differ: {x:?} vs {y:?}");
+        }
+        let (ox, oy) = (second.trainer.optimizer_tensors(), straight.trainer.optimizer_tensors());
+        for ((n, p), (_, q)) in ox.iter().zip(&oy) {
+            assert!(p.allclose(q, 1e-5, 1e-7, false), "optimizer state {n} differs");
+        }
+    }
+
+    #[test]
+    fn a_new_run_refuses_a_folder_holding_a_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut run = Run::create(tiny("oware"), dir.path()).unwrap();
+        run.save().unwrap();
+        let e = Run::create(tiny("oware"), dir.path()).err().unwrap().to_string();
+        assert!(e.contains("--resume"), "{e}");
+    }
+}

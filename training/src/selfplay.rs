@@ -1,0 +1,210 @@
+//! Self-play: many games at once, one batched Gumbel search per move for all of them, and the
+//! finished games turned into training positions.
+//!
+//! Targets (gumbel.md section 5): the policy target is the search's improved policy `pi'`; the
+//! value target is the game's result from the view of the player to move at that decision (a
+//! multi-decision turn gives one position per decision, each from its mover's view); the
+//! auxiliary score target is the final seed difference from the mover's view over half the
+//! seeds. A game cut by the ply cap gives no value or score targets.
+
+use crate::agent::NetEvaluator;
+use crate::config::TrainConfig;
+use crate::net::Net;
+use crate::replay::Sample;
+use crate::search::gumbel_search;
+use ayo_env::{Action, Player, Rules, Variant, VariantState};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// One decision of a game in progress, waiting for the game's result.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Decision {
+    obs: Vec<f32>,
+    policy: Vec<f32>,
+    mask: u64,
+    mover: Player,
+    full: bool,
+}
+
+/// A game in progress. The state is rebuilt from the actions when a run resumes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Slot {
+    first: Player,
+    actions: Vec<Action>,
+    decisions: Vec<Decision>,
+    #[serde(skip)]
+    state: Option<VariantState>,
+}
+
+/// What one self-play step produced.
+#[derive(Default)]
+pub struct StepReport {
+    /// Positions searched (one per game in progress).
+    pub positions: usize,
+    /// Leaf evaluations of the network.
+    pub evaluations: u64,
+    /// Training positions of the games that ended.
+    pub samples: Vec<Sample>,
+    /// Lengths in plies of the games that ended.
+    pub game_lengths: Vec<u32>,
+    /// Results of the games that ended from the first mover's view.
+    pub first_mover_returns: Vec<f32>,
+}
+
+/// A batch of self-play games.
+#[derive(Serialize, Deserialize)]
+pub struct SelfPlay {
+    slots: Vec<Slot>,
+    rng: ChaCha8Rng,
+    /// Games finished so far.
+    pub games: u64,
+    /// Positions searched so far.
+    pub positions: u64,
+}
+
+impl SelfPlay {
+    pub fn new(rules: &Variant, games: usize, seed: u64) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let slots = (0..games).map(|_| new_slot(rules, &mut rng)).collect();
+        SelfPlay { slots, rng, games: 0, positions: 0 }
+    }
+
+    /// Rebuilds the states of the games in progress (after deserialising).
+    pub fn restore(&mut self, rules: &Variant) {
+        for slot in &mut self.slots {
+            let mut s = rules.start(slot.first);
+            for &a in &slot.actions {
+                rules.play_unchecked(&mut s, a);
+            }
+            slot.state = Some(s);
+        }
+    }
+
+    /// One move in every game; finished games are replaced by new ones.
+    pub fn step(&mut self, rules: &Variant, net: &Net, cfg: &TrainConfig) -> StepReport {
+        let params = cfg.search_params();
+        let sims: Vec<u32> = self
+            .slots
+            .iter()
+            .map(|_| {
+                if cfg.fast_simulations > 0 && self.rng.gen::<f64>() >= cfg.full_search_prob {
+                    cfg.fast_simulations
+                } else {
+                    cfg.simulations
+                }
+            })
+            .collect();
+        let states: Vec<&VariantState> = self.slots.iter().map(|s| s.state.as_ref().expect("restored")).collect();
+        let mut evaluator = NetEvaluator::new(net, rules);
+        let results = gumbel_search(rules, &states, &sims, &params, &mut evaluator, &mut self.rng);
+        drop(states);
+        let mut report = StepReport { positions: self.slots.len(), evaluations: evaluator.evaluations, ..Default::default() };
+        let mut obs = vec![0.0; rules.observation_len()];
+        for (i, r) in results.into_iter().enumerate() {
+            let slot = &mut self.slots[i];
+            let state = slot.state.as_mut().expect("restored");
+            rules.observe(state, &mut obs);
+            let action = if (slot.actions.len() as u32) < cfg.sample_plies {
+                sample_from(&r.policy, &mut self.rng)
+            } else {
+                r.action
+            };
+            slot.decisions.push(Decision {
+                obs: obs.clone(),
+                policy: r.policy,
+                mask: rules.legal_mask(state).0,
+                mover: rules.to_play(state).expect("live game"),
+                full: sims[i] == cfg.simulations,
+            });
+            rules.play_unchecked(state, action);
+            slot.actions.push(action);
+            let over = rules.is_terminal(state);
+            if over || slot.actions.len() as u32 >= cfg.max_plies {
+                finish(rules, slot, over, &mut report);
+                *slot = new_slot(rules, &mut self.rng);
+                self.games += 1;
+            }
+        }
+        self.positions += report.positions as u64;
+        report
+    }
+}
+
+fn new_slot(rules: &Variant, rng: &mut ChaCha8Rng) -> Slot {
+    let first = *[Player::South, Player::North].choose(rng).unwrap();
+    Slot { first, actions: Vec::new(), decisions: Vec::new(), state: Some(rules.start(first)) }
+}
+
+/// An action drawn in proportion to `policy`.
+fn sample_from(policy: &[f32], rng: &mut impl Rng) -> Action {
+    let total: f32 = policy.iter().sum();
+    let mut x = rng.gen::<f32>() * total;
+    let mut last = 0;
+    for (a, &p) in policy.iter().enumerate() {
+        if p > 0.0 {
+            last = a;
+            if x < p {
+                return a as Action;
+            }
+            x -= p;
+        }
+    }
+    last as Action
+}
+
+fn finish(rules: &Variant, slot: &mut Slot, over: bool, report: &mut StepReport) {
+    let state = slot.state.as_ref().expect("restored");
+    let returns = rules.returns(state);
+    let scores = rules.scores(state);
+    let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
+    for d in slot.decisions.drain(..) {
+        let m = d.mover.index();
+        report.samples.push(Sample {
+            obs: d.obs,
+            policy: d.policy,
+            mask: d.mask,
+            value: returns[m],
+            score: ((scores[m] - scores[1 - m]) as f32 / half).clamp(-1.0, 1.0),
+            policy_weight: if d.full { 1.0 } else { 0.0 },
+            value_weight: if over { 1.0 } else { 0.0 },
+        });
+    }
+    report.game_lengths.push(slot.actions.len() as u32);
+    report.first_mover_returns.push(returns[slot.first.index()]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::NetShape;
+
+    #[test]
+    fn games_end_and_give_targets_from_the_movers_view() {
+        let rules: Variant = "oware".parse().unwrap();
+        let cfg = TrainConfig { games: 8, simulations: 4, max_plies: 60, ..Default::default() };
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 16, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 3);
+        let mut samples = Vec::new();
+        let mut plies = 0;
+        for _ in 0..60 {
+            let r = sp.step(&rules, &net, &cfg);
+            plies += r.game_lengths.iter().sum::<u32>();
+            samples.extend(r.samples);
+        }
+        assert!(sp.games >= 8, "every game is cut at 60 plies at the latest");
+        assert_eq!(samples.len(), plies as usize, "one position per decision");
+        for s in &samples {
+            assert!((s.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            for a in 0..6 {
+                assert!(s.mask >> a & 1 == 1 || s.policy[a] == 0.0, "policy on an illegal action");
+            }
+            if s.value_weight == 0.0 {
+                continue;
+            }
+            assert!(s.value == 0.0 || s.value.signum() == s.score.signum(), "result and score agree");
+        }
+    }
+}
