@@ -22,7 +22,13 @@ pub struct NetEvaluator<'a> {
 
 impl<'a> NetEvaluator<'a> {
     pub fn new(net: &'a Net, rules: &'a Variant) -> Self {
-        NetEvaluator { net, rules, obs: Vec::new(), evaluations: 0, batches: 0 }
+        NetEvaluator {
+            net,
+            rules,
+            obs: Vec::new(),
+            evaluations: 0,
+            batches: 0,
+        }
     }
 }
 
@@ -56,9 +62,15 @@ impl NetAgent {
     /// search's Gumbel noise.
     pub fn load(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
         let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
-        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let mut agent = NetAgent::from_net(net, simulations, seed);
-        agent.params = SearchParams { gumbel_scale: 1.0, ..meta.config.search_params() };
+        agent.params = SearchParams {
+            gumbel_scale: 1.0,
+            ..meta.config.search_params()
+        };
         agent.label = format!("net:{stem}@{simulations}");
         agent.meta = Some(meta);
         Ok(agent)
@@ -94,7 +106,11 @@ impl Agent for NetAgent {
         self.label.clone()
     }
 
-    fn choose_batch(&mut self, rules: &Variant, states: &[&VariantState]) -> Vec<(Action, Analysis)> {
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
         assert_eq!(
             rules.observation_len(),
             self.net.shape.inputs,
@@ -104,10 +120,25 @@ impl Agent for NetAgent {
         );
         let sims = vec![self.simulations; states.len()];
         let mut evaluator = NetEvaluator::new(&self.net, rules);
-        let results = gumbel_search(rules, states, &sims, &self.params, &mut evaluator, &mut self.rng);
+        let results = gumbel_search(
+            rules,
+            states,
+            &sims,
+            &self.params,
+            &mut evaluator,
+            &mut self.rng,
+        );
         results
             .into_iter()
-            .map(|r| (r.action, Analysis { value: Some(r.value), work: r.simulations as u64 }))
+            .map(|r| {
+                (
+                    r.action,
+                    Analysis {
+                        value: Some(r.value),
+                        work: r.simulations as u64,
+                    },
+                )
+            })
             .collect()
     }
 }

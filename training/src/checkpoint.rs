@@ -47,9 +47,19 @@ pub enum CheckpointError {
     #[error("{path} is not a readable checkpoint (damaged or not a checkpoint): {reason}")]
     Corrupt { path: PathBuf, reason: String },
     #[error("{path} was trained for {found}, expected {expected}")]
-    VariantMismatch { path: PathBuf, found: String, expected: String },
+    VariantMismatch {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
     #[error("{path} has an observation of {found} floats and {found_actions} actions, expected {expected} and {expected_actions}")]
-    ShapeMismatch { path: PathBuf, found: usize, expected: usize, found_actions: usize, expected_actions: usize },
+    ShapeMismatch {
+        path: PathBuf,
+        found: usize,
+        expected: usize,
+        found_actions: usize,
+        expected_actions: usize,
+    },
 }
 
 impl CheckpointMeta {
@@ -60,8 +70,14 @@ impl CheckpointMeta {
 }
 
 /// Writes `tensors` to `path` atomically: a temporary file in the same folder, then a rename.
-pub fn save_tensors_atomic(tensors: &[(String, Tensor)], path: &Path) -> Result<(), CheckpointError> {
-    let err = |reason: String| CheckpointError::Write { path: path.to_path_buf(), reason };
+pub fn save_tensors_atomic(
+    tensors: &[(String, Tensor)],
+    path: &Path,
+) -> Result<(), CheckpointError> {
+    let err = |reason: String| CheckpointError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| err(e.to_string()))?;
     }
@@ -80,8 +96,12 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// The network's variables by name, the metadata as a byte tensor.
 pub fn net_tensors(net: &Net, meta: &CheckpointMeta) -> Vec<(String, Tensor)> {
-    let mut vars: Vec<(String, Tensor)> =
-        net.vs.variables().into_iter().map(|(n, t)| (format!("net.{n}"), t.detach().to_device(Device::Cpu))).collect();
+    let mut vars: Vec<(String, Tensor)> = net
+        .vs
+        .variables()
+        .into_iter()
+        .map(|(n, t)| (format!("net.{n}"), t.detach().to_device(Device::Cpu)))
+        .collect();
     vars.sort_by(|a, b| a.0.cmp(&b.0));
     let json = serde_json::to_vec(meta).expect("metadata serialises");
     vars.push((META.to_string(), Tensor::from_slice(&json)));
@@ -92,14 +112,19 @@ pub fn net_tensors(net: &Net, meta: &CheckpointMeta) -> Vec<(String, Tensor)> {
 pub fn save(net: &Net, meta: &CheckpointMeta, path: &Path) -> Result<(), CheckpointError> {
     save_tensors_atomic(&net_tensors(net, meta), path)?;
     let json = serde_json::to_string_pretty(meta).expect("metadata serialises");
-    write_atomic(&path.with_extension("json"), &json)
-        .map_err(|e| CheckpointError::Write { path: path.to_path_buf(), reason: e.to_string() })
+    write_atomic(&path.with_extension("json"), &json).map_err(|e| CheckpointError::Write {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })
 }
 
 /// Reads every tensor of a file written by [`save_tensors_atomic`].
 pub fn load_tensors(path: &Path) -> Result<Vec<(String, Tensor)>, CheckpointError> {
     if !path.is_file() {
-        return Err(CheckpointError::Corrupt { path: path.to_path_buf(), reason: "no such file".into() });
+        return Err(CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: "no such file".into(),
+        });
     }
     Tensor::load_multi(path).map_err(|e| CheckpointError::Corrupt {
         path: path.to_path_buf(),
@@ -113,20 +138,38 @@ pub fn net_from_tensors(
     path: &Path,
     device: Device,
 ) -> Result<(Net, CheckpointMeta), CheckpointError> {
-    let corrupt = |reason: String| CheckpointError::Corrupt { path: path.to_path_buf(), reason };
-    let meta_t = tensors.iter().find(|(n, _)| n == META).ok_or_else(|| corrupt("no metadata".into()))?;
-    let bytes = Vec::<u8>::try_from(meta_t.1.to_kind(Kind::Uint8)).map_err(|e| corrupt(e.to_string()))?;
-    let meta: CheckpointMeta = serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("metadata: {e}")))?;
+    let corrupt = |reason: String| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let meta_t = tensors
+        .iter()
+        .find(|(n, _)| n == META)
+        .ok_or_else(|| corrupt("no metadata".into()))?;
+    let bytes =
+        Vec::<u8>::try_from(meta_t.1.to_kind(Kind::Uint8)).map_err(|e| corrupt(e.to_string()))?;
+    let meta: CheckpointMeta =
+        serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("metadata: {e}")))?;
     if meta.format != FORMAT {
-        return Err(corrupt(format!("format {} (this build reads {FORMAT})", meta.format)));
+        return Err(corrupt(format!(
+            "format {} (this build reads {FORMAT})",
+            meta.format
+        )));
     }
     let net = Net::new(meta.shape, device);
     let mut vars = net.vs.variables();
     for (name, var) in vars.iter_mut() {
         let key = format!("net.{name}");
-        let t = tensors.iter().find(|(n, _)| *n == key).ok_or_else(|| corrupt(format!("missing {key}")))?;
+        let t = tensors
+            .iter()
+            .find(|(n, _)| *n == key)
+            .ok_or_else(|| corrupt(format!("missing {key}")))?;
         if t.1.size() != var.size() {
-            return Err(corrupt(format!("{key} has shape {:?}, expected {:?}", t.1.size(), var.size())));
+            return Err(corrupt(format!(
+                "{key} has shape {:?}, expected {:?}",
+                t.1.size(),
+                var.size()
+            )));
         }
         tch::no_grad(|| var.copy_(&t.1));
     }
@@ -140,18 +183,30 @@ pub fn load(path: &Path, device: Device) -> Result<(Net, CheckpointMeta), Checkp
 
 /// Loads a checkpoint and checks that it was trained for `rules` (same name, version and
 /// options, same observation and action sizes).
-pub fn load_for(path: &Path, rules: &Variant, device: Device) -> Result<(Net, CheckpointMeta), CheckpointError> {
+pub fn load_for(
+    path: &Path,
+    rules: &Variant,
+    device: Device,
+) -> Result<(Net, CheckpointMeta), CheckpointError> {
     let (net, meta) = load(path, device)?;
     check_rules(&meta, rules, path)?;
     Ok((net, meta))
 }
 
 /// Refuses `meta` if it was not trained for `rules`.
-pub fn check_rules(meta: &CheckpointMeta, rules: &Variant, path: &Path) -> Result<(), CheckpointError> {
+pub fn check_rules(
+    meta: &CheckpointMeta,
+    rules: &Variant,
+    path: &Path,
+) -> Result<(), CheckpointError> {
     if meta.variant != rules.id() || meta.options != rules.options() {
         let show = |id: &str, o: &[(String, String)]| {
             let opts: Vec<String> = o.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            if opts.is_empty() { id.to_string() } else { format!("{id} ({})", opts.join(",")) }
+            if opts.is_empty() {
+                id.to_string()
+            } else {
+                format!("{id} ({})", opts.join(","))
+            }
         };
         return Err(CheckpointError::VariantMismatch {
             path: path.to_path_buf(),
@@ -193,7 +248,12 @@ mod tests {
     #[test]
     fn round_trip_gives_identical_outputs() {
         let rules: Variant = "oware".parse().unwrap();
-        let shape = NetShape { inputs: rules.observation_len(), actions: rules.num_actions(), width: 24, blocks: 2 };
+        let shape = NetShape {
+            inputs: rules.observation_len(),
+            actions: rules.num_actions(),
+            width: 24,
+            blocks: 2,
+        };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.ot");
@@ -209,7 +269,12 @@ mod tests {
     #[test]
     fn corrupt_and_mismatched_checkpoints_are_refused() {
         let rules: Variant = "oware".parse().unwrap();
-        let shape = NetShape { inputs: rules.observation_len(), actions: rules.num_actions(), width: 8, blocks: 1 };
+        let shape = NetShape {
+            inputs: rules.observation_len(),
+            actions: rules.num_actions(),
+            width: 8,
+            blocks: 1,
+        };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.ot");
@@ -219,7 +284,10 @@ mod tests {
         let ayo: Variant = "ayo".parse().unwrap();
         let e = load_for(&path, &ayo, Device::Cpu).err().unwrap();
         assert!(matches!(e, CheckpointError::VariantMismatch { .. }), "{e}");
-        assert!(e.to_string().contains("oware@1") && e.to_string().contains("ayo@1"), "{e}");
+        assert!(
+            e.to_string().contains("oware@1") && e.to_string().contains("ayo@1"),
+            "{e}"
+        );
 
         // Another version of the same variant.
         let mut old = meta_for(&rules, shape);
@@ -231,17 +299,26 @@ mod tests {
 
         // Other options of the same variant.
         let three = Variant::new("oware", &[("seeds".into(), "3".into())]).unwrap();
-        assert!(matches!(load_for(&path, &three, Device::Cpu), Err(CheckpointError::VariantMismatch { .. })));
+        assert!(matches!(
+            load_for(&path, &three, Device::Cpu),
+            Err(CheckpointError::VariantMismatch { .. })
+        ));
 
         // Truncated file.
         let bytes = std::fs::read(&path).unwrap();
         let p3 = dir.path().join("cut.ot");
         std::fs::write(&p3, &bytes[..bytes.len() / 2]).unwrap();
-        assert!(matches!(load(&p3, Device::Cpu), Err(CheckpointError::Corrupt { .. })));
+        assert!(matches!(
+            load(&p3, Device::Cpu),
+            Err(CheckpointError::Corrupt { .. })
+        ));
 
         // Not a checkpoint at all.
         let p4 = dir.path().join("text.ot");
         std::fs::write(&p4, "hello").unwrap();
-        assert!(matches!(load(&p4, Device::Cpu), Err(CheckpointError::Corrupt { .. })));
+        assert!(matches!(
+            load(&p4, Device::Cpu),
+            Err(CheckpointError::Corrupt { .. })
+        ));
     }
 }

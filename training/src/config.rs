@@ -144,11 +144,18 @@ impl Default for TrainConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read config {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("config is not valid TOML for a training run: {0}")]
     Toml(String),
     #[error("config key {key} = {value}: expected {expected}")]
-    Invalid { key: &'static str, value: String, expected: &'static str },
+    Invalid {
+        key: &'static str,
+        value: String,
+        expected: &'static str,
+    },
     #[error("config variant: {0}")]
     Variant(#[from] ayo_env::ParseError),
 }
@@ -168,8 +175,10 @@ impl TrainConfig {
     ) -> Result<TrainConfig, ConfigError> {
         let base = match path {
             Some(p) => {
-                let text = std::fs::read_to_string(p)
-                    .map_err(|source| ConfigError::Read { path: p.display().to_string(), source })?;
+                let text = std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+                    path: p.display().to_string(),
+                    source,
+                })?;
                 TrainConfig::from_toml(&text)?
             }
             None => TrainConfig::default(),
@@ -194,36 +203,110 @@ impl TrainConfig {
 
     /// Checks every value once.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        fn check(ok: bool, key: &'static str, value: impl ToString, expected: &'static str) -> Result<(), ConfigError> {
+        fn check(
+            ok: bool,
+            key: &'static str,
+            value: impl ToString,
+            expected: &'static str,
+        ) -> Result<(), ConfigError> {
             if ok {
                 Ok(())
             } else {
-                Err(ConfigError::Invalid { key, value: value.to_string(), expected })
+                Err(ConfigError::Invalid {
+                    key,
+                    value: value.to_string(),
+                    expected,
+                })
             }
         }
         self.rules()?;
         check(self.width >= 1, "width", self.width, "at least 1")?;
-        check(self.simulations >= 1, "simulations", self.simulations, "at least 1")?;
+        check(
+            self.simulations >= 1,
+            "simulations",
+            self.simulations,
+            "at least 1",
+        )?;
         check(
             self.fast_simulations <= self.simulations,
             "fast_simulations",
             self.fast_simulations,
             "at most `simulations`",
         )?;
-        check((0.0..=1.0).contains(&self.full_search_prob), "full_search_prob", self.full_search_prob, "a probability")?;
-        check(self.max_considered >= 2, "max_considered", self.max_considered, "at least 2")?;
+        check(
+            (0.0..=1.0).contains(&self.full_search_prob),
+            "full_search_prob",
+            self.full_search_prob,
+            "a probability",
+        )?;
+        check(
+            self.max_considered >= 2,
+            "max_considered",
+            self.max_considered,
+            "at least 2",
+        )?;
         check(self.games >= 1, "games", self.games, "at least 1")?;
-        check(self.max_plies >= 1, "max_plies", self.max_plies, "at least 1")?;
-        check(self.batch_size >= 1, "batch_size", self.batch_size, "at least 1")?;
-        check(self.buffer_size >= self.batch_size, "buffer_size", self.buffer_size, "at least `batch_size`")?;
-        check(self.min_buffer <= self.buffer_size, "min_buffer", self.min_buffer, "at most `buffer_size`")?;
-        check(self.replay_ratio > 0.0, "replay_ratio", self.replay_ratio, "positive")?;
-        check(self.lr > 0.0 && self.lr.is_finite(), "lr", self.lr, "a positive number")?;
-        check(self.lr_min >= 0.0 && self.lr_min <= self.lr, "lr_min", self.lr_min, "between 0 and `lr`")?;
-        check(self.weight_decay >= 0.0, "weight_decay", self.weight_decay, "non-negative")?;
+        check(
+            self.max_plies >= 1,
+            "max_plies",
+            self.max_plies,
+            "at least 1",
+        )?;
+        check(
+            self.batch_size >= 1,
+            "batch_size",
+            self.batch_size,
+            "at least 1",
+        )?;
+        check(
+            self.buffer_size >= self.batch_size,
+            "buffer_size",
+            self.buffer_size,
+            "at least `batch_size`",
+        )?;
+        check(
+            self.min_buffer <= self.buffer_size,
+            "min_buffer",
+            self.min_buffer,
+            "at most `buffer_size`",
+        )?;
+        check(
+            self.replay_ratio > 0.0,
+            "replay_ratio",
+            self.replay_ratio,
+            "positive",
+        )?;
+        check(
+            self.lr > 0.0 && self.lr.is_finite(),
+            "lr",
+            self.lr,
+            "a positive number",
+        )?;
+        check(
+            self.lr_min >= 0.0 && self.lr_min <= self.lr,
+            "lr_min",
+            self.lr_min,
+            "between 0 and `lr`",
+        )?;
+        check(
+            self.weight_decay >= 0.0,
+            "weight_decay",
+            self.weight_decay,
+            "non-negative",
+        )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
-        check(self.eval_games % 2 == 0, "eval_games", self.eval_games, "an even number (both seats)")?;
-        check(self.checkpoint_every_s > 0.0, "checkpoint_every_s", self.checkpoint_every_s, "positive")?;
+        check(
+            self.eval_games % 2 == 0,
+            "eval_games",
+            self.eval_games,
+            "an even number (both seats)",
+        )?;
+        check(
+            self.checkpoint_every_s > 0.0,
+            "checkpoint_every_s",
+            self.checkpoint_every_s,
+            "positive",
+        )?;
         Ok(())
     }
 
@@ -278,14 +361,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("c.toml");
         std::fs::write(&path, "width = 64\nblocks = 3\n").unwrap();
-        let flags = TrainConfig { width: 32, blocks: 9, ..Default::default() };
+        let flags = TrainConfig {
+            width: 32,
+            blocks: 9,
+            ..Default::default()
+        };
         let c = TrainConfig::resolve(Some(&path), &flags, |k| k == "width").unwrap();
         assert_eq!((c.width, c.blocks), (32, 3));
     }
 
     #[test]
     fn bad_values_name_the_key() {
-        let c = TrainConfig { lr: -1.0, ..Default::default() };
+        let c = TrainConfig {
+            lr: -1.0,
+            ..Default::default()
+        };
         let e = c.validate().unwrap_err().to_string();
         assert!(e.contains("lr") && e.contains("-1"), "{e}");
     }

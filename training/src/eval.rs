@@ -14,7 +14,9 @@ pub struct RandomAgent {
 
 impl RandomAgent {
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: ChaCha8Rng::seed_from_u64(seed) }
+        RandomAgent {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
     }
 }
 
@@ -22,13 +24,25 @@ impl Agent for RandomAgent {
     fn name(&self) -> String {
         "random".into()
     }
-    fn choose_batch(&mut self, rules: &Variant, states: &[&VariantState]) -> Vec<(Action, Analysis)> {
+    fn choose_batch(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
         states
             .iter()
             .map(|s| {
                 let mask = rules.legal_mask(s);
-                let a = mask.nth(self.rng.gen_range(0..mask.count())).expect("a live game");
-                (a, Analysis { value: None, work: 0 })
+                let a = mask
+                    .nth(self.rng.gen_range(0..mask.count()))
+                    .expect("a live game");
+                (
+                    a,
+                    Analysis {
+                        value: None,
+                        work: 0,
+                    },
+                )
             })
             .collect()
     }
@@ -75,7 +89,13 @@ pub fn play_match(
     max_plies: u32,
 ) -> MatchResult {
     let mut states: Vec<VariantState> = (0..games).map(|_| rules.start(Player::South)).collect();
-    let seat_of_a = |g: usize| if g % 2 == 0 { Player::South } else { Player::North };
+    let seat_of_a = |g: usize| {
+        if g % 2 == 0 {
+            Player::South
+        } else {
+            Player::North
+        }
+    };
     let mut result = MatchResult::default();
     let mut live: Vec<usize> = (0..games).collect();
     while !live.is_empty() {
@@ -85,7 +105,11 @@ pub fn play_match(
             let movers: Vec<usize> = live
                 .iter()
                 .copied()
-                .filter(|&g| rules.to_play(&states[g]).is_some_and(|p| (p == seat_of_a(g)) == is_a))
+                .filter(|&g| {
+                    rules
+                        .to_play(&states[g])
+                        .is_some_and(|p| (p == seat_of_a(g)) == is_a)
+                })
                 .collect();
             if movers.is_empty() {
                 continue;
@@ -93,7 +117,9 @@ pub fn play_match(
             let refs: Vec<&VariantState> = movers.iter().map(|&g| &states[g]).collect();
             let choices = agent.choose_batch(rules, &refs);
             for (&g, (action, _)) in movers.iter().zip(choices) {
-                rules.play(&mut states[g], action).expect("agents play legal actions");
+                rules
+                    .play(&mut states[g], action)
+                    .expect("agents play legal actions");
             }
         }
         live.retain(|&g| {
@@ -125,7 +151,13 @@ mod tests {
     #[test]
     fn every_game_is_counted_once() {
         let rules: Variant = "oware".parse().unwrap();
-        let r = play_match(&rules, &mut RandomAgent::new(1), &mut RandomAgent::new(2), 10, 1000);
+        let r = play_match(
+            &rules,
+            &mut RandomAgent::new(1),
+            &mut RandomAgent::new(2),
+            10,
+            1000,
+        );
         assert_eq!(r.games(), 10);
     }
 }

@@ -50,22 +50,46 @@ impl Net {
     pub fn new(shape: NetShape, device: Device) -> Net {
         let vs = nn::VarStore::new(device);
         let root = vs.root();
-        let input = nn::linear(&root / "input", shape.inputs as i64, shape.width as i64, Default::default());
+        let input = nn::linear(
+            &root / "input",
+            shape.inputs as i64,
+            shape.width as i64,
+            Default::default(),
+        );
         let w = shape.width as i64;
         let blocks = (0..shape.blocks)
             .map(|i| {
                 let b = &root / format!("block{i}");
                 let small = nn::LinearConfig {
-                    ws_init: nn::Init::Randn { mean: 0.0, stdev: 0.1 / (w as f64).sqrt() },
+                    ws_init: nn::Init::Randn {
+                        mean: 0.0,
+                        stdev: 0.1 / (w as f64).sqrt(),
+                    },
                     ..Default::default()
                 };
-                (nn::linear(&b / "a", w, w, Default::default()), nn::linear(&b / "b", w, w, small))
+                (
+                    nn::linear(&b / "a", w, w, Default::default()),
+                    nn::linear(&b / "b", w, w, small),
+                )
             })
             .collect();
-        let policy = nn::linear(&root / "policy", w, shape.actions as i64, Default::default());
+        let policy = nn::linear(
+            &root / "policy",
+            w,
+            shape.actions as i64,
+            Default::default(),
+        );
         let value = nn::linear(&root / "value", w, 1, Default::default());
         let score = nn::linear(&root / "score", w, 1, Default::default());
-        Net { vs, shape, input, blocks, policy, value, score }
+        Net {
+            vs,
+            shape,
+            input,
+            blocks,
+            policy,
+            value,
+            score,
+        }
     }
 
     /// The network's outputs for `obs` of shape `[batch, inputs]`.
@@ -90,12 +114,25 @@ impl Net {
         }
         let device = self.vs.device();
         let out = tch::no_grad(|| {
-            let x = Tensor::from_slice(obs).view([n as i64, self.shape.inputs as i64]).to_device(device);
+            let x = Tensor::from_slice(obs)
+                .view([n as i64, self.shape.inputs as i64])
+                .to_device(device);
             self.forward(&x)
         });
-        let l = out.logits.to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
-        let v = out.value.to_device(Device::Cpu).to_kind(Kind::Float).contiguous();
-        l.view([-1]).copy_data(&mut logits[..n * self.shape.actions], n * self.shape.actions);
+        let l = out
+            .logits
+            .to_device(Device::Cpu)
+            .to_kind(Kind::Float)
+            .contiguous();
+        let v = out
+            .value
+            .to_device(Device::Cpu)
+            .to_kind(Kind::Float)
+            .contiguous();
+        l.view([-1]).copy_data(
+            &mut logits[..n * self.shape.actions],
+            n * self.shape.actions,
+        );
         v.copy_data(&mut values[..n], n);
     }
 
@@ -106,7 +143,11 @@ impl Net {
 
     /// Number of trainable parameters.
     pub fn num_parameters(&self) -> usize {
-        self.vs.trainable_variables().iter().map(|t| t.numel()).sum()
+        self.vs
+            .trainable_variables()
+            .iter()
+            .map(|t| t.numel())
+            .sum()
     }
 }
 
@@ -116,7 +157,15 @@ mod tests {
 
     #[test]
     fn shapes_and_ranges() {
-        let net = Net::new(NetShape { inputs: 14, actions: 6, width: 32, blocks: 2 }, Device::Cpu);
+        let net = Net::new(
+            NetShape {
+                inputs: 14,
+                actions: 6,
+                width: 32,
+                blocks: 2,
+            },
+            Device::Cpu,
+        );
         let x = Tensor::rand([5, 14], (Kind::Float, Device::Cpu));
         let out = net.forward(&x);
         assert_eq!(out.logits.size(), vec![5, 6]);

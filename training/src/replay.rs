@@ -71,7 +71,9 @@ impl ReplayBuffer {
 
     pub fn push(&mut self, s: &Sample) {
         debug_assert_eq!(s.obs.len(), self.obs_len);
-        let mask: Vec<f32> = (0..self.actions).map(|a| (s.mask >> a & 1) as f32).collect();
+        let mask: Vec<f32> = (0..self.actions)
+            .map(|a| (s.mask >> a & 1) as f32)
+            .collect();
         let scalars = [s.value, s.score, s.policy_weight, s.value_weight];
         if self.len() < self.capacity {
             self.obs.extend_from_slice(&s.obs);
@@ -104,7 +106,11 @@ impl ReplayBuffer {
                 v.push(self.scalars[i][k]);
             }
         }
-        let t = |v: &[f32], cols: i64| Tensor::from_slice(v).view([n as i64, cols]).to_device(device);
+        let t = |v: &[f32], cols: i64| {
+            Tensor::from_slice(v)
+                .view([n as i64, cols])
+                .to_device(device)
+        };
         let s = |v: &[f32]| Tensor::from_slice(v).to_device(device);
         Batch {
             obs: t(&obs, o as i64),
@@ -122,16 +128,36 @@ impl ReplayBuffer {
         let n = self.len() as i64;
         let flat: Vec<f32> = self.scalars.iter().flatten().copied().collect();
         vec![
-            ("buffer.obs".into(), Tensor::from_slice(&self.obs).view([n, self.obs_len as i64])),
-            ("buffer.policy".into(), Tensor::from_slice(&self.policy).view([n, self.actions as i64])),
-            ("buffer.mask".into(), Tensor::from_slice(&self.mask).view([n, self.actions as i64])),
-            ("buffer.scalars".into(), Tensor::from_slice(&flat).view([n, 4])),
-            ("buffer.added".into(), Tensor::from_slice(&[self.added as i64])),
+            (
+                "buffer.obs".into(),
+                Tensor::from_slice(&self.obs).view([n, self.obs_len as i64]),
+            ),
+            (
+                "buffer.policy".into(),
+                Tensor::from_slice(&self.policy).view([n, self.actions as i64]),
+            ),
+            (
+                "buffer.mask".into(),
+                Tensor::from_slice(&self.mask).view([n, self.actions as i64]),
+            ),
+            (
+                "buffer.scalars".into(),
+                Tensor::from_slice(&flat).view([n, 4]),
+            ),
+            (
+                "buffer.added".into(),
+                Tensor::from_slice(&[self.added as i64]),
+            ),
         ]
     }
 
     /// Restores [`ReplayBuffer::to_tensors`]; `None` when a tensor is missing or misshapen.
-    pub fn from_tensors(capacity: usize, obs_len: usize, actions: usize, named: &[(String, Tensor)]) -> Option<Self> {
+    pub fn from_tensors(
+        capacity: usize,
+        obs_len: usize,
+        actions: usize,
+        named: &[(String, Tensor)],
+    ) -> Option<Self> {
         let get = |name: &str| named.iter().find(|(n, _)| n == name).map(|(_, t)| t);
         let vec = |t: &Tensor| Vec::<f32>::try_from(t.to_kind(Kind::Float).flatten(0, -1)).ok();
         let obs = vec(get("buffer.obs")?)?;
@@ -140,11 +166,24 @@ impl ReplayBuffer {
         let flat = vec(get("buffer.scalars")?)?;
         let added = get("buffer.added")?.int64_value(&[0]) as u64;
         let n = flat.len() / 4;
-        if obs.len() != n * obs_len || policy.len() != n * actions || mask.len() != n * actions || n > capacity {
+        if obs.len() != n * obs_len
+            || policy.len() != n * actions
+            || mask.len() != n * actions
+            || n > capacity
+        {
             return None;
         }
         let scalars = flat.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
-        Some(ReplayBuffer { capacity, obs_len, actions, added, obs, policy, mask, scalars })
+        Some(ReplayBuffer {
+            capacity,
+            obs_len,
+            actions,
+            added,
+            obs,
+            policy,
+            mask,
+            scalars,
+        })
     }
 }
 
@@ -154,7 +193,15 @@ mod tests {
     use rand::SeedableRng;
 
     fn sample(x: f32) -> Sample {
-        Sample { obs: vec![x; 3], policy: vec![x, 1.0 - x], mask: 0b11, value: x, score: 0.0, policy_weight: 1.0, value_weight: 1.0 }
+        Sample {
+            obs: vec![x; 3],
+            policy: vec![x, 1.0 - x],
+            mask: 0b11,
+            value: x,
+            score: 0.0,
+            policy_weight: 1.0,
+            value_weight: 1.0,
+        }
     }
 
     #[test]
@@ -167,7 +214,10 @@ mod tests {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let batch = b.sample(50, &mut rng, Device::Cpu);
         let v: Vec<f32> = Vec::try_from(batch.value).unwrap();
-        assert!(v.iter().all(|&x| x >= 0.15), "oldest positions were overwritten: {v:?}");
+        assert!(
+            v.iter().all(|&x| x >= 0.15),
+            "oldest positions were overwritten: {v:?}"
+        );
         let c = ReplayBuffer::from_tensors(3, 3, 2, &b.to_tensors()).unwrap();
         assert_eq!((c.obs, c.scalars, c.added), (b.obs, b.scalars, b.added));
     }

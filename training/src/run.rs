@@ -110,7 +110,10 @@ impl Logger {
     pub fn log(&mut self, step: u64, wall_time_s: f64, scalars: &[(String, f64)]) {
         let mut obj = serde_json::Map::new();
         obj.insert("step".into(), step.into());
-        obj.insert("wall_time_s".into(), serde_json::json!((wall_time_s * 10.0).round() / 10.0));
+        obj.insert(
+            "wall_time_s".into(),
+            serde_json::json!((wall_time_s * 10.0).round() / 10.0),
+        );
         for (k, v) in scalars {
             obj.insert(k.clone(), serde_json::json!(v));
             self.tb.add_scalar(k, *v as f32, step as usize);
@@ -143,15 +146,24 @@ impl Run {
     pub fn create(cfg: TrainConfig, dir: &Path) -> Result<Run> {
         cfg.validate()?;
         if dir.join("resume.ot").exists() {
-            bail!("{} already holds a run; continue it with --resume or choose another --out", dir.display());
+            bail!(
+                "{} already holds a run; continue it with --resume or choose another --out",
+                dir.display()
+            );
         }
-        std::fs::create_dir_all(dir.join("checkpoints")).with_context(|| format!("cannot create {}", dir.display()))?;
-        std::fs::write(dir.join("config.toml"), cfg.to_toml()).context("cannot write config.toml")?;
+        std::fs::create_dir_all(dir.join("checkpoints"))
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::write(dir.join("config.toml"), cfg.to_toml())
+            .context("cannot write config.toml")?;
         let rules = cfg.rules()?;
         tch::manual_seed(cfg.seed as i64);
         let net = Net::new(cfg.net_shape()?, crate::device::best_device());
         let selfplay = SelfPlay::new(&rules, cfg.games, cfg.seed);
-        let buffer = ReplayBuffer::new(cfg.buffer_size, rules.observation_len(), rules.num_actions());
+        let buffer = ReplayBuffer::new(
+            cfg.buffer_size,
+            rules.observation_len(),
+            rules.num_actions(),
+        );
         Ok(Run {
             rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
             rules,
@@ -175,13 +187,29 @@ impl Run {
         let path = dir.join("resume.ot");
         let tensors = checkpoint::load_tensors(&path)?;
         let (net, _) = checkpoint::net_from_tensors(&tensors, &path, crate::device::best_device())?;
-        let state_t = tensors.iter().find(|(n, _)| n == STATE).context("resume.ot has no run state")?;
+        let state_t = tensors
+            .iter()
+            .find(|(n, _)| n == STATE)
+            .context("resume.ot has no run state")?;
         let bytes = Vec::<u8>::try_from(state_t.1.to_kind(tch::Kind::Uint8))?;
         let mut state: RunState = serde_json::from_slice(&bytes).context("resume.ot: run state")?;
         if let Some(o) = overrides {
             let mut c = state.config.clone();
-            (c.checkpoint_every_s, c.eval_every_s, c.eval_agent, c.eval_games, c.eval_simulations, c.threads) =
-                (o.checkpoint_every_s, o.eval_every_s, o.eval_agent.clone(), o.eval_games, o.eval_simulations, o.threads);
+            (
+                c.checkpoint_every_s,
+                c.eval_every_s,
+                c.eval_agent,
+                c.eval_games,
+                c.eval_simulations,
+                c.threads,
+            ) = (
+                o.checkpoint_every_s,
+                o.eval_every_s,
+                o.eval_agent.clone(),
+                o.eval_games,
+                o.eval_simulations,
+                o.threads,
+            );
             c.validate()?;
             state.config = c;
         }
@@ -189,9 +217,16 @@ impl Run {
         let rules = cfg.rules()?;
         let mut trainer = Trainer::new(net);
         trainer.step = state.step;
-        trainer.load_optimizer(&tensors).map_err(|k| anyhow::anyhow!("resume.ot: optimizer tensor {k} missing"))?;
-        let buffer = ReplayBuffer::from_tensors(cfg.buffer_size, rules.observation_len(), rules.num_actions(), &tensors)
-            .context("resume.ot: replay buffer missing or misshapen")?;
+        trainer
+            .load_optimizer(&tensors)
+            .map_err(|k| anyhow::anyhow!("resume.ot: optimizer tensor {k} missing"))?;
+        let buffer = ReplayBuffer::from_tensors(
+            cfg.buffer_size,
+            rules.observation_len(),
+            rules.num_actions(),
+            &tensors,
+        )
+        .context("resume.ot: replay buffer missing or misshapen")?;
         state.selfplay.restore(&rules);
         let wall = state.counters.wall_time_s;
         Ok(Run {
@@ -206,7 +241,10 @@ impl Run {
             session_start: Instant::now(),
             last_checkpoint: wall,
             last_eval: wall,
-            window: Window { start_wall: wall, ..Default::default() },
+            window: Window {
+                start_wall: wall,
+                ..Default::default()
+            },
             cfg,
         })
     }
@@ -219,7 +257,9 @@ impl Run {
     /// One move in every self-play game, then the training steps the replay ratio allows.
     pub fn iterate(&mut self) -> Iteration {
         let t0 = Instant::now();
-        let report = self.selfplay.step(&self.rules, &self.trainer.net, &self.cfg);
+        let report = self
+            .selfplay
+            .step(&self.rules, &self.trainer.net, &self.cfg);
         for s in &report.samples {
             self.buffer.push(s);
         }
@@ -238,7 +278,9 @@ impl Run {
             let mut sum = Losses::default();
             let device = self.trainer.net.vs.device();
             while self.counters.credit >= self.cfg.batch_size as f64 {
-                let batch = self.buffer.sample(self.cfg.batch_size, &mut self.rng, device);
+                let batch = self
+                    .buffer
+                    .sample(self.cfg.batch_size, &mut self.rng, device);
                 let l = self.trainer.train_step(&batch, &self.cfg);
                 self.counters.credit -= self.cfg.batch_size as f64;
                 self.counters.samples += self.cfg.batch_size as u64;
@@ -278,15 +320,24 @@ impl Run {
             ("charts/positions_per_s".into(), w.positions as f64 / dt),
             ("charts/games_per_s".into(), w.games as f64 / dt),
             ("charts/evaluations_per_s".into(), w.evaluations as f64 / dt),
-            ("charts/samples_per_s".into(), (w.steps * self.cfg.batch_size as u64) as f64 / dt),
-            ("charts/selfplay_fraction".into(), w.selfplay_s / (w.selfplay_s + w.train_s).max(1e-9)),
+            (
+                "charts/samples_per_s".into(),
+                (w.steps * self.cfg.batch_size as u64) as f64 / dt,
+            ),
+            (
+                "charts/selfplay_fraction".into(),
+                w.selfplay_s / (w.selfplay_s + w.train_s).max(1e-9),
+            ),
             ("charts/games".into(), self.selfplay.games as f64),
             ("charts/positions".into(), self.selfplay.positions as f64),
             ("charts/train_steps".into(), self.trainer.step as f64),
             ("charts/buffer_size".into(), self.buffer.len() as f64),
         ];
         if w.games > 0 {
-            s.push(("charts/game_length".into(), w.length_sum as f64 / w.games as f64));
+            s.push((
+                "charts/game_length".into(),
+                w.length_sum as f64 / w.games as f64,
+            ));
         }
         if w.steps > 0 {
             let l = scale(w.losses, 1.0 / w.steps as f64);
@@ -347,7 +398,10 @@ impl Run {
         let mut tensors = checkpoint::net_tensors(&self.trainer.net, &meta);
         tensors.extend(self.trainer.optimizer_tensors());
         tensors.extend(self.buffer.to_tensors());
-        tensors.push((STATE.into(), Tensor::from_slice(&serde_json::to_vec(&state)?)));
+        tensors.push((
+            STATE.into(),
+            Tensor::from_slice(&serde_json::to_vec(&state)?),
+        ));
         checkpoint::save_tensors_atomic(&tensors, &self.dir.join("resume.ot"))?;
         self.counters.checkpoints += 1;
         self.last_checkpoint = self.wall_time_s();
@@ -357,13 +411,26 @@ impl Run {
     /// Plays the current network (with `eval_simulations`) against the baseline agent, logs
     /// `eval/win_rate_vs_<agent>` and `eval/score_vs_<agent>`, and returns the result.
     pub fn evaluate(&mut self) -> Result<MatchResult> {
-        let seed = self.cfg.seed.wrapping_mul(1_000_003).wrapping_add(self.counters.evals);
+        let seed = self
+            .cfg
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(self.counters.evals);
         let mut net = Net::new(self.trainer.net.shape, self.trainer.net.vs.device());
         net.copy_from(&self.trainer.net)?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
-        me.params = crate::search::SearchParams { gumbel_scale: 1.0, ..self.cfg.search_params() };
+        me.params = crate::search::SearchParams {
+            gumbel_scale: 1.0,
+            ..self.cfg.search_params()
+        };
         let mut baseline = eval::baseline(&self.cfg.eval_agent, seed)?;
-        let r = eval::play_match(&self.rules, &mut me, baseline.as_mut(), self.cfg.eval_games, self.cfg.max_plies);
+        let r = eval::play_match(
+            &self.rules,
+            &mut me,
+            baseline.as_mut(),
+            self.cfg.eval_games,
+            self.cfg.max_plies,
+        );
         self.counters.evals += 1;
         self.last_eval = self.wall_time_s();
         let name = &self.cfg.eval_agent;
@@ -462,14 +529,22 @@ mod tests {
             let agent = NetAgent::load(&path, 2, 0).unwrap();
             agent.check_rules(&run.rules).unwrap();
             let log = std::fs::read_to_string(dir.path().join("train.jsonl")).unwrap();
-            assert!(log.contains("losses/policy") && log.contains("eval/win_rate_vs_random"), "{name}: {log}");
+            assert!(
+                log.contains("losses/policy") && log.contains("eval/win_rate_vs_random"),
+                "{name}: {log}"
+            );
         }
     }
 
     fn outputs(run: &Run) -> Vec<f32> {
-        let x = Tensor::linspace(0.0, 1.0, 3 * 14, (tch::Kind::Float, tch::Device::Cpu)).view([3, 14]);
+        let x =
+            Tensor::linspace(0.0, 1.0, 3 * 14, (tch::Kind::Float, tch::Device::Cpu)).view([3, 14]);
         let out = tch::no_grad(|| run.trainer.net.forward(&x));
-        Vec::try_from(Tensor::cat(&[out.logits.flatten(0, -1), out.value, out.score], 0)).unwrap()
+        Vec::try_from(Tensor::cat(
+            &[out.logits.flatten(0, -1), out.value, out.score],
+            0,
+        ))
+        .unwrap()
     }
 
     #[test]
@@ -480,16 +555,16 @@ mod tests {
         start.save().unwrap();
         std::fs::copy(a.path().join("resume.ot"), b.path().join("resume.ot")).unwrap();
 
-        // Straight through: 50 iterations.
+        // Straight through: 120 iterations.
         let mut straight = Run::resume(a.path(), None).unwrap();
         straight.quiet();
-        for _ in 0..50 {
+        for _ in 0..120 {
             straight.iterate();
         }
-        // Interrupted after 25 iterations, saved, resumed, 25 more.
+        // Interrupted after 60 iterations, saved, resumed, 60 more.
         let mut first = Run::resume(b.path(), None).unwrap();
         first.quiet();
-        for _ in 0..25 {
+        for _ in 0..60 {
             first.iterate();
         }
         first.save().unwrap();
@@ -498,23 +573,35 @@ mod tests {
         let mut second = Run::resume(b.path(), None).unwrap();
         second.quiet();
         assert_eq!(second.trainer.step, steps_at_save);
-        for _ in 0..25 {
+        for _ in 0..60 {
             second.iterate();
         }
 
-        assert!(straight.trainer.step > steps_at_save && steps_at_save > 0, "training happened on both sides");
+        assert!(
+            straight.trainer.step > steps_at_save && steps_at_save > 0,
+            "training happened on both sides"
+        );
         assert_eq!(second.trainer.step, straight.trainer.step, "step counter");
         assert_eq!(second.selfplay.games, straight.selfplay.games);
         assert_eq!(second.selfplay.positions, straight.selfplay.positions);
         assert_eq!(second.buffer.added, straight.buffer.added, "replay buffer");
-        assert_eq!((second.counters.samples, second.counters.credit), (straight.counters.samples, straight.counters.credit));
+        assert_eq!(
+            (second.counters.samples, second.counters.credit),
+            (straight.counters.samples, straight.counters.credit)
+        );
         let (x, y) = (outputs(&second), outputs(&straight));
         for (p, q) in x.iter().zip(&y) {
             assert!((p - q).abs() < 1e-5, "weights differ: {x:?} vs {y:?}");
         }
-        let (ox, oy) = (second.trainer.optimizer_tensors(), straight.trainer.optimizer_tensors());
+        let (ox, oy) = (
+            second.trainer.optimizer_tensors(),
+            straight.trainer.optimizer_tensors(),
+        );
         for ((n, p), (_, q)) in ox.iter().zip(&oy) {
-            assert!(p.allclose(q, 1e-5, 1e-7, false), "optimizer state {n} differs");
+            assert!(
+                p.allclose(q, 1e-5, 1e-7, false),
+                "optimizer state {n} differs"
+            );
         }
     }
 
@@ -523,7 +610,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut run = Run::create(tiny("oware"), dir.path()).unwrap();
         run.save().unwrap();
-        let e = Run::create(tiny("oware"), dir.path()).err().unwrap().to_string();
+        let e = Run::create(tiny("oware"), dir.path())
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("--resume"), "{e}");
     }
 }

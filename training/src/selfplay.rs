@@ -68,7 +68,12 @@ impl SelfPlay {
     pub fn new(rules: &Variant, games: usize, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let slots = (0..games).map(|_| new_slot(rules, &mut rng)).collect();
-        SelfPlay { slots, rng, games: 0, positions: 0 }
+        SelfPlay {
+            slots,
+            rng,
+            games: 0,
+            positions: 0,
+        }
     }
 
     /// Rebuilds the states of the games in progress (after deserialising).
@@ -96,11 +101,26 @@ impl SelfPlay {
                 }
             })
             .collect();
-        let states: Vec<&VariantState> = self.slots.iter().map(|s| s.state.as_ref().expect("restored")).collect();
+        let states: Vec<&VariantState> = self
+            .slots
+            .iter()
+            .map(|s| s.state.as_ref().expect("restored"))
+            .collect();
         let mut evaluator = NetEvaluator::new(net, rules);
-        let results = gumbel_search(rules, &states, &sims, &params, &mut evaluator, &mut self.rng);
+        let results = gumbel_search(
+            rules,
+            &states,
+            &sims,
+            &params,
+            &mut evaluator,
+            &mut self.rng,
+        );
         drop(states);
-        let mut report = StepReport { positions: self.slots.len(), evaluations: evaluator.evaluations, ..Default::default() };
+        let mut report = StepReport {
+            positions: self.slots.len(),
+            evaluations: evaluator.evaluations,
+            ..Default::default()
+        };
         let mut obs = vec![0.0; rules.observation_len()];
         for (i, r) in results.into_iter().enumerate() {
             let slot = &mut self.slots[i];
@@ -134,7 +154,12 @@ impl SelfPlay {
 
 fn new_slot(rules: &Variant, rng: &mut ChaCha8Rng) -> Slot {
     let first = *[Player::South, Player::North].choose(rng).unwrap();
-    Slot { first, actions: Vec::new(), decisions: Vec::new(), state: Some(rules.start(first)) }
+    Slot {
+        first,
+        actions: Vec::new(),
+        decisions: Vec::new(),
+        state: Some(rules.start(first)),
+    }
 }
 
 /// An action drawn in proportion to `policy`.
@@ -183,7 +208,12 @@ mod tests {
     #[test]
     fn games_end_and_give_targets_from_the_movers_view() {
         let rules: Variant = "oware".parse().unwrap();
-        let cfg = TrainConfig { games: 8, simulations: 4, max_plies: 60, ..Default::default() };
+        let cfg = TrainConfig {
+            games: 8,
+            simulations: 4,
+            max_plies: 60,
+            ..Default::default()
+        };
         let shape = cfg.net_shape().unwrap();
         let net = Net::new(NetShape { width: 16, ..shape }, tch::Device::Cpu);
         let mut sp = SelfPlay::new(&rules, cfg.games, 3);
@@ -199,12 +229,18 @@ mod tests {
         for s in &samples {
             assert!((s.policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             for a in 0..6 {
-                assert!(s.mask >> a & 1 == 1 || s.policy[a] == 0.0, "policy on an illegal action");
+                assert!(
+                    s.mask >> a & 1 == 1 || s.policy[a] == 0.0,
+                    "policy on an illegal action"
+                );
             }
             if s.value_weight == 0.0 {
                 continue;
             }
-            assert!(s.value == 0.0 || s.value.signum() == s.score.signum(), "result and score agree");
+            assert!(
+                s.value == 0.0 || s.value.signum() == s.score.signum(),
+                "result and score agree"
+            );
         }
     }
 }

@@ -57,7 +57,14 @@ impl Trainer {
         let m = named.iter().map(|(_, t)| t.zeros_like()).collect();
         let v = named.iter().map(|(_, t)| t.zeros_like()).collect();
         let (names, vars) = named.into_iter().unzip();
-        Trainer { net, names, vars, m, v, step: 0 }
+        Trainer {
+            net,
+            names,
+            vars,
+            m,
+            v,
+            step: 0,
+        }
     }
 
     /// One AdamW step on `batch`.
@@ -70,8 +77,10 @@ impl Trainer {
         let wp_sum = batch.policy_weight.sum(Kind::Float).clamp_min(1.0);
         let wv_sum = batch.value_weight.sum(Kind::Float).clamp_min(1.0);
         let policy_loss = (&ce * &batch.policy_weight).sum(Kind::Float) / &wp_sum;
-        let value_loss = ((&out.value - &batch.value).square() * &batch.value_weight).sum(Kind::Float) / &wv_sum;
-        let score_loss = ((&out.score - &batch.score).square() * &batch.value_weight).sum(Kind::Float) / &wv_sum;
+        let value_loss =
+            ((&out.value - &batch.value).square() * &batch.value_weight).sum(Kind::Float) / &wv_sum;
+        let score_loss =
+            ((&out.score - &batch.score).square() * &batch.value_weight).sum(Kind::Float) / &wv_sum;
         let total = &policy_loss + &value_loss * cfg.value_weight + &score_loss * cfg.score_weight;
 
         for p in &mut self.vars {
@@ -102,7 +111,10 @@ impl Trainer {
             value: value_loss.double_value(&[]),
             score: score_loss.double_value(&[]),
             total: total.double_value(&[]),
-            entropy: (entropy * &batch.policy_weight).sum(Kind::Float).double_value(&[]) / wp_sum.double_value(&[]),
+            entropy: (entropy * &batch.policy_weight)
+                .sum(Kind::Float)
+                .double_value(&[])
+                / wp_sum.double_value(&[]),
             lr,
         }
     }
@@ -122,7 +134,10 @@ impl Trainer {
         for (i, n) in self.names.iter().enumerate() {
             for (kind, dst) in [("m", &mut self.m[i]), ("v", &mut self.v[i])] {
                 let key = format!("adam.{kind}.{n}");
-                let src = named.iter().find(|(k, _)| *k == key).ok_or_else(|| key.clone())?;
+                let src = named
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .ok_or_else(|| key.clone())?;
                 if src.1.size() != dst.size() {
                     return Err(key);
                 }
@@ -143,7 +158,15 @@ mod tests {
     #[test]
     fn learns_a_fixed_target() {
         tch::manual_seed(0);
-        let net = Net::new(NetShape { inputs: 3, actions: 2, width: 16, blocks: 1 }, Device::Cpu);
+        let net = Net::new(
+            NetShape {
+                inputs: 3,
+                actions: 2,
+                width: 16,
+                blocks: 1,
+            },
+            Device::Cpu,
+        );
         let mut t = Trainer::new(net);
         let mut buf = ReplayBuffer::new(8, 3, 2);
         buf.push(&Sample {
@@ -155,7 +178,11 @@ mod tests {
             policy_weight: 1.0,
             value_weight: 1.0,
         });
-        let cfg = TrainConfig { lr: 1e-2, warmup_steps: 1, ..Default::default() };
+        let cfg = TrainConfig {
+            lr: 1e-2,
+            warmup_steps: 1,
+            ..Default::default()
+        };
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
         let first = t.train_step(&buf.sample(4, &mut rng, Device::Cpu), &cfg);
         let mut last = first;
@@ -163,12 +190,21 @@ mod tests {
             last = t.train_step(&buf.sample(4, &mut rng, Device::Cpu), &cfg);
         }
         // The policy loss cannot go below the target's entropy (0.325).
-        assert!(last.policy < 0.34 && last.value < 1e-3 && last.score < 1e-3, "{first:?} -> {last:?}");
+        assert!(
+            last.policy < 0.34 && last.value < 1e-3 && last.score < 1e-3,
+            "{first:?} -> {last:?}"
+        );
     }
 
     #[test]
     fn schedule_warms_up_then_decays() {
-        let cfg = TrainConfig { lr: 1.0, lr_min: 0.1, warmup_steps: 10, decay_steps: 100, ..Default::default() };
+        let cfg = TrainConfig {
+            lr: 1.0,
+            lr_min: 0.1,
+            warmup_steps: 10,
+            decay_steps: 100,
+            ..Default::default()
+        };
         assert!((learning_rate(&cfg, 0) - 0.1).abs() < 1e-12);
         assert!((learning_rate(&cfg, 10) - 1.0).abs() < 1e-12);
         assert!((learning_rate(&cfg, 60) - 0.55).abs() < 1e-12);

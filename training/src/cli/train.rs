@@ -44,11 +44,17 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run(a: Args) -> Result<()> {
-    let matches = <crate::Cli as clap::CommandFactory>::command().try_get_matches().ok();
-    let sub = matches.as_ref().and_then(|m| m.subcommand_matches("train").cloned());
+    let matches = <crate::Cli as clap::CommandFactory>::command()
+        .try_get_matches()
+        .ok();
+    let sub = matches
+        .as_ref()
+        .and_then(|m| m.subcommand_matches("train").cloned());
     let explicit = |key: &str| {
         sub.as_ref()
-            .map(|m| m.try_get_raw(key).is_ok() && m.value_source(key) == Some(ValueSource::CommandLine))
+            .map(|m| {
+                m.try_get_raw(key).is_ok() && m.value_source(key) == Some(ValueSource::CommandLine)
+            })
             .unwrap_or(false)
     };
     let cfg = TrainConfig::resolve(a.config.as_deref(), &a.train, explicit)?;
@@ -56,9 +62,12 @@ pub fn run(a: Args) -> Result<()> {
     if a.bench {
         return bench(&cfg);
     }
-    let out = a.out.clone().unwrap_or_else(|| PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run")));
+    let out = a.out.clone().unwrap_or_else(|| {
+        PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
+    });
     let mut run = if a.resume {
-        Run::resume(&out, Some(&cfg)).with_context(|| format!("cannot resume the run in {}", out.display()))?
+        Run::resume(&out, Some(&cfg))
+            .with_context(|| format!("cannot resume the run in {}", out.display()))?
     } else {
         Run::create(cfg, &out)?
     };
@@ -91,7 +100,9 @@ pub fn run(a: Args) -> Result<()> {
             say(&bar, "interrupted: finishing the step and saving".into());
             break;
         }
-        if budget.is_some_and(|d| start.elapsed() >= d) || a.iterations.is_some_and(|n| iterations >= n) {
+        if budget.is_some_and(|d| start.elapsed() >= d)
+            || a.iterations.is_some_and(|n| iterations >= n)
+        {
             break;
         }
         run.iterate();
@@ -99,7 +110,12 @@ pub fn run(a: Args) -> Result<()> {
         if last_log.elapsed() >= Duration::from_secs(10) {
             last_log = Instant::now();
             let s = run.log_window();
-            let get = |k: &str| s.iter().find(|(n, _)| n == k).map(|(_, v)| *v).unwrap_or(f64::NAN);
+            let get = |k: &str| {
+                s.iter()
+                    .find(|(n, _)| n == k)
+                    .map(|(_, v)| *v)
+                    .unwrap_or(f64::NAN)
+            };
             bar.set_message(format!(
                 "{} games {:.1} games/s {:.0} pos/s | step {} loss p {:.3} v {:.3} s {:.3}",
                 run.selfplay.games,
@@ -121,15 +137,18 @@ pub fn run(a: Args) -> Result<()> {
         }
         if run.eval_due() {
             let r = run.evaluate()?;
-            say(&bar, format!(
-                "step {}: vs {} won {}, drew {}, lost {} of {}",
-                run.trainer.step,
-                run.cfg.eval_agent,
-                r.wins,
-                r.draws,
-                r.losses,
-                r.games()
-            ));
+            say(
+                &bar,
+                format!(
+                    "step {}: vs {} won {}, drew {}, lost {} of {}",
+                    run.trainer.step,
+                    run.cfg.eval_agent,
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    r.games()
+                ),
+            );
         }
     }
     run.log_window();
@@ -202,10 +221,18 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         secs += t.elapsed().as_secs_f64();
         evals += ev.evaluations;
     }
-    println!("search:    {:>9.0} leaf evaluations/s (batched across {} games)", evals as f64 / secs, cfg.games);
+    println!(
+        "search:    {:>9.0} leaf evaluations/s (batched across {} games)",
+        evals as f64 / secs,
+        cfg.games
+    );
 
     let mut sp = SelfPlay::new(&rules, cfg.games, 2);
-    let mut buffer = ReplayBuffer::new(cfg.buffer_size.max(cfg.batch_size), rules.observation_len(), rules.num_actions());
+    let mut buffer = ReplayBuffer::new(
+        cfg.buffer_size.max(cfg.batch_size),
+        rules.observation_len(),
+        rules.num_actions(),
+    );
     let (mut positions, t) = (0usize, Instant::now());
     while t.elapsed().as_secs_f64() < 10.0 {
         let r = sp.step(&rules, &net, cfg);
