@@ -761,6 +761,14 @@ mod oware_tests {
         }
     }
 
+    /// Deterministic play (no root noise), as in evaluation.
+    fn exact() -> SearchParams {
+        SearchParams {
+            gumbel_scale: 0.0,
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn search_finds_a_forced_win_in_an_oware_endgame() {
         let rules: Variant = "oware".parse().unwrap();
@@ -781,7 +789,7 @@ mod oware_tests {
                 &rules,
                 &[&pos],
                 &[sims],
-                &SearchParams::default(),
+                &exact(),
                 &mut Misleading(0),
                 &mut rng,
             )
@@ -814,7 +822,7 @@ mod oware_tests {
             &rules,
             &[&pos],
             &[32],
-            &SearchParams::default(),
+            &exact(),
             &mut Misleading(3),
             &mut rng,
         )
