@@ -119,6 +119,10 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 32)]
     pub eval_simulations: u32,
 
+    /// Self-play threads: 2 searches the two halves of the games at once, each with its own copy
+    /// of the network (both cores busy), 1 searches them all on one thread.
+    #[arg(long, default_value_t = 2)]
+    pub selfplay_threads: usize,
     /// Threads of torch's intra-op pool. 1 is fastest for these small networks on a busy
     /// machine (OpenMP threads spin-wait when the cores are oversubscribed).
     #[arg(long, default_value_t = 1)]
@@ -296,6 +300,12 @@ impl TrainConfig {
         )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
         check(
+            (1..=2).contains(&self.selfplay_threads),
+            "selfplay_threads",
+            self.selfplay_threads,
+            "1 or 2",
+        )?;
+        check(
             self.eval_games % 2 == 0,
             "eval_games",
             self.eval_games,
@@ -348,6 +358,17 @@ mod tests {
         let c = TrainConfig::default();
         c.validate().unwrap();
         assert_eq!(TrainConfig::from_toml(&c.to_toml()).unwrap(), c);
+    }
+
+    #[test]
+    fn every_variant_has_a_valid_config_in_experiments() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments");
+        for name in ayo_env::VARIANT_NAMES {
+            let path = dir.join(format!("{name}.toml"));
+            let c = TrainConfig::resolve(Some(&path), &TrainConfig::default(), |_| false)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert_eq!(c.rules().unwrap().name(), *name, "{}", path.display());
+        }
     }
 
     #[test]

@@ -3,57 +3,12 @@
 //! Both agents get whole batches: every game where an agent is to move goes into one
 //! `choose_batch` call.
 
-use ayo_env::{Action, Agent, Analysis, Player, Rules, Variant, VariantState};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
+use ayo_env::{Agent, Player, Rules, Variant, VariantState};
 
-/// Plays a uniformly random legal action (the baseline until the classic agents land).
-pub struct RandomAgent {
-    rng: ChaCha8Rng,
-}
-
-impl RandomAgent {
-    pub fn new(seed: u64) -> Self {
-        RandomAgent {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
-    }
-}
-
-impl Agent for RandomAgent {
-    fn name(&self) -> String {
-        "random".into()
-    }
-    fn choose_batch(
-        &mut self,
-        rules: &Variant,
-        states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)> {
-        states
-            .iter()
-            .map(|s| {
-                let mask = rules.legal_mask(s);
-                let a = mask
-                    .nth(self.rng.gen_range(0..mask.count()))
-                    .expect("a live game");
-                (
-                    a,
-                    Analysis {
-                        value: None,
-                        work: 0,
-                    },
-                )
-            })
-            .collect()
-    }
-}
-
-/// A baseline agent from its name: `random`, or any agent `ayo_env` knows.
-pub fn baseline(spec: &str, seed: u64) -> anyhow::Result<Box<dyn Agent>> {
-    match spec {
-        "random" => Ok(Box::new(RandomAgent::new(seed))),
-        _ => anyhow::bail!("unknown baseline agent {spec:?}; expected one of: random"),
-    }
+/// A baseline agent from its spec (`random`, `greedy`, `alphabeta:D`, `mcts:N`; see
+/// `ayo_env::agents`).
+pub fn baseline(spec: &str, seed: u64) -> Result<Box<dyn Agent>, ayo_env::agents::AgentSpecError> {
+    ayo_env::agents::parse(spec, seed)
 }
 
 /// Wins, draws and losses of the first agent.
@@ -151,13 +106,11 @@ mod tests {
     #[test]
     fn every_game_is_counted_once() {
         let rules: Variant = "oware".parse().unwrap();
-        let r = play_match(
-            &rules,
-            &mut RandomAgent::new(1),
-            &mut RandomAgent::new(2),
-            10,
-            1000,
+        let (mut a, mut b) = (
+            baseline("random", 1).unwrap(),
+            baseline("greedy", 2).unwrap(),
         );
+        let r = play_match(&rules, a.as_mut(), b.as_mut(), 10, 1000);
         assert_eq!(r.games(), 10);
     }
 }

@@ -133,6 +133,8 @@ pub struct Run {
     pub selfplay: SelfPlay,
     pub buffer: ReplayBuffer,
     pub counters: Counters,
+    /// The network's copy searching the second half of the self-play games (two threads).
+    helper: Option<Net>,
     rng: ChaCha8Rng,
     logger: Option<Logger>,
     session_start: Instant,
@@ -165,6 +167,7 @@ impl Run {
             rules.num_actions(),
         );
         Ok(Run {
+            helper: helper_of(&net, &cfg)?,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
             rules,
             dir: dir.to_path_buf(),
@@ -215,6 +218,7 @@ impl Run {
         }
         let cfg = state.config;
         let rules = cfg.rules()?;
+        let helper = helper_of(&net, &cfg)?;
         let mut trainer = Trainer::new(net);
         trainer.step = state.step;
         trainer
@@ -230,6 +234,7 @@ impl Run {
         state.selfplay.restore(&rules);
         let wall = state.counters.wall_time_s;
         Ok(Run {
+            helper,
             rules,
             dir: dir.to_path_buf(),
             trainer,
@@ -257,9 +262,12 @@ impl Run {
     /// One move in every self-play game, then the training steps the replay ratio allows.
     pub fn iterate(&mut self) -> Iteration {
         let t0 = Instant::now();
-        let report = self
-            .selfplay
-            .step(&self.rules, &self.trainer.net, &self.cfg);
+        let report = self.selfplay.step(
+            &self.rules,
+            &self.trainer.net,
+            self.helper.as_mut(),
+            &self.cfg,
+        );
         for s in &report.samples {
             self.buffer.push(s);
         }
@@ -289,6 +297,9 @@ impl Run {
             }
             if it.train_steps > 0 {
                 it.losses = Some(scale(sum, 1.0 / it.train_steps as f64));
+                if let Some(h) = &mut self.helper {
+                    h.copy_from(&self.trainer.net).expect("same shape");
+                }
             }
         }
         it.train_s = t1.elapsed().as_secs_f64();
@@ -459,6 +470,16 @@ impl Run {
     pub fn quiet(&mut self) {
         self.logger = None;
     }
+}
+
+/// A copy of `net` for the second self-play thread, when the config asks for two.
+fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
+    if cfg.selfplay_threads < 2 {
+        return Ok(None);
+    }
+    let mut h = Net::new(net.shape, net.vs.device());
+    h.copy_from(net)?;
+    Ok(Some(h))
 }
 
 fn add(a: Losses, b: Losses) -> Losses {

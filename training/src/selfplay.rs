@@ -11,7 +11,7 @@ use crate::agent::NetEvaluator;
 use crate::config::TrainConfig;
 use crate::net::Net;
 use crate::replay::Sample;
-use crate::search::gumbel_search;
+use crate::search::{gumbel_search, SearchParams, SearchResult};
 use ayo_env::{Action, Player, Rules, Variant, VariantState};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -88,7 +88,16 @@ impl SelfPlay {
     }
 
     /// One move in every game; finished games are replaced by new ones.
-    pub fn step(&mut self, rules: &Variant, net: &Net, cfg: &TrainConfig) -> StepReport {
+    ///
+    /// With a `helper` (a copy of `net`), the games are split in two halves searched at once on
+    /// two threads, each half's leaves in one forward pass of its own network copy.
+    pub fn step(
+        &mut self,
+        rules: &Variant,
+        net: &Net,
+        helper: Option<&mut Net>,
+        cfg: &TrainConfig,
+    ) -> StepReport {
         let params = cfg.search_params();
         let sims: Vec<u32> = self
             .slots
@@ -106,19 +115,12 @@ impl SelfPlay {
             .iter()
             .map(|s| s.state.as_ref().expect("restored"))
             .collect();
-        let mut evaluator = NetEvaluator::new(net, rules);
-        let results = gumbel_search(
-            rules,
-            &states,
-            &sims,
-            &params,
-            &mut evaluator,
-            &mut self.rng,
-        );
+        let (results, evaluations) =
+            search_parallel(rules, &states, &sims, &params, net, helper, &mut self.rng);
         drop(states);
         let mut report = StepReport {
             positions: self.slots.len(),
-            evaluations: evaluator.evaluations,
+            evaluations,
             ..Default::default()
         };
         let mut obs = vec![0.0; rules.observation_len()];
@@ -150,6 +152,48 @@ impl SelfPlay {
         self.positions += report.positions as u64;
         report
     }
+}
+
+/// Searches `states` with `net`, or, given a `helper` copy of the network, the first half with
+/// `net` and the second half with `helper` on a second thread (both cores busy; each half's
+/// leaves still go through one forward pass per simulation). The second half's noise comes from
+/// a generator seeded from `rng`, so the results are reproducible. Returns the results in the
+/// order of `states` and the number of leaf evaluations.
+pub fn search_parallel(
+    rules: &Variant,
+    states: &[&VariantState],
+    sims: &[u32],
+    params: &SearchParams,
+    net: &Net,
+    helper: Option<&mut Net>,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<SearchResult>, u64) {
+    let Some(helper) = helper.filter(|_| states.len() >= 2) else {
+        let mut evaluator = NetEvaluator::new(net, rules);
+        let results = gumbel_search(rules, states, sims, params, &mut evaluator, rng);
+        return (results, evaluator.evaluations);
+    };
+    let mid = states.len() / 2;
+    let (states_a, states_b) = states.split_at(mid);
+    let (sims_a, sims_b) = sims.split_at(mid);
+    let mut rng_b = ChaCha8Rng::seed_from_u64(rng.gen());
+    // OpenMP's thread count is per calling thread: the new thread must be told too, or it
+    // spins up one OpenMP worker per core and oversubscribes them.
+    let torch_threads = tch::get_num_threads();
+    std::thread::scope(|scope| {
+        let other = scope.spawn(move || {
+            tch::set_num_threads(torch_threads);
+            let mut evaluator = NetEvaluator::new(&*helper, rules);
+            let results =
+                gumbel_search(rules, states_b, sims_b, params, &mut evaluator, &mut rng_b);
+            (results, evaluator.evaluations)
+        });
+        let mut evaluator = NetEvaluator::new(net, rules);
+        let mut results = gumbel_search(rules, states_a, sims_a, params, &mut evaluator, rng);
+        let (rest, evaluations) = other.join().expect("the search thread does not panic");
+        results.extend(rest);
+        (results, evaluator.evaluations + evaluations)
+    })
 }
 
 fn new_slot(rules: &Variant, rng: &mut ChaCha8Rng) -> Slot {
@@ -220,7 +264,7 @@ mod tests {
         let mut samples = Vec::new();
         let mut plies = 0;
         for _ in 0..60 {
-            let r = sp.step(&rules, &net, &cfg);
+            let r = sp.step(&rules, &net, None, &cfg);
             plies += r.game_lengths.iter().sum::<u32>();
             samples.extend(r.samples);
         }

@@ -2,13 +2,13 @@
 
 use anyhow::{Context, Result};
 use ayo_env::{Player, Rules};
-use ayo_train::agent::NetEvaluator;
+use ayo_train::agent::NetAgent;
 use ayo_train::config::TrainConfig;
+use ayo_train::eval;
 use ayo_train::net::Net;
 use ayo_train::replay::ReplayBuffer;
 use ayo_train::run::Run;
-use ayo_train::search::gumbel_search;
-use ayo_train::selfplay::SelfPlay;
+use ayo_train::selfplay::{search_parallel, SelfPlay};
 use ayo_train::trainer::Trainer;
 use clap::parser::ValueSource;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -34,6 +34,13 @@ pub struct Args {
     /// Measure leaf evaluations/s in search, self-play positions/s and training samples/s, then exit.
     #[arg(long)]
     bench: bool,
+    /// Instead of training, play these checkpoints (with --eval-simulations per move) against
+    /// every agent of --against and print one CSV line per pair (a learning curve).
+    #[arg(long, num_args = 1..)]
+    evaluate: Vec<PathBuf>,
+    /// Baseline agents of --evaluate, comma-separated (e.g. `mcts:1000,alphabeta:6`).
+    #[arg(long, default_value = "mcts:1000,alphabeta:6")]
+    against: String,
     /// Stop after this many iterations (one move in every self-play game each).
     #[arg(long)]
     iterations: Option<u64>,
@@ -61,6 +68,9 @@ pub fn run(a: Args) -> Result<()> {
     tch::set_num_threads(cfg.threads as i32);
     if a.bench {
         return bench(&cfg);
+    }
+    if !a.evaluate.is_empty() {
+        return evaluate(&a.evaluate, &a.against, &cfg);
     }
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
@@ -166,6 +176,46 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
+/// Plays every checkpoint against every baseline (`cfg.eval_games` games, both seats, root
+/// noise `cfg.gumbel_scale`) and
+/// prints CSV: `checkpoint,step,wall_time_s,positions,agent,games,wins,draws,losses,score`.
+fn evaluate(checkpoints: &[PathBuf], against: &str, cfg: &TrainConfig) -> Result<()> {
+    println!(
+        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score"
+    );
+    for path in checkpoints {
+        for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
+            me.params.gumbel_scale = cfg.gumbel_scale;
+            let meta = me.meta.clone().expect("loaded from a checkpoint");
+            let rules = meta.rules()?;
+            me.check_rules(&rules)?;
+            let mut other = eval::baseline(spec, cfg.seed.wrapping_add(1))?;
+            let r = eval::play_match(
+                &rules,
+                &mut me,
+                other.as_mut(),
+                cfg.eval_games,
+                cfg.max_plies.max(1000),
+            );
+            println!(
+                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3}",
+                path.display(),
+                meta.step,
+                meta.wall_time_s,
+                meta.positions,
+                cfg.eval_simulations,
+                r.games(),
+                r.wins,
+                r.draws,
+                r.losses,
+                r.score()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Prints a line above the progress bar (or plainly when the bar is hidden, e.g. in a log file).
 fn say(bar: &ProgressBar, line: String) {
     if bar.is_hidden() {
@@ -213,13 +263,25 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
     let refs: Vec<_> = states.iter().collect();
     let sims = vec![cfg.simulations; refs.len()];
     let params = cfg.search_params();
+    let mut helper = (cfg.selfplay_threads > 1).then(|| {
+        let mut h = Net::new(net.shape, net.vs.device());
+        h.copy_from(&net).expect("same shape");
+        h
+    });
     let (mut evals, mut secs) = (0u64, 0.0);
     while secs < 5.0 {
-        let mut ev = NetEvaluator::new(&net, &rules);
         let t = Instant::now();
-        gumbel_search(&rules, &refs, &sims, &params, &mut ev, &mut rng);
+        let (_, n) = search_parallel(
+            &rules,
+            &refs,
+            &sims,
+            &params,
+            &net,
+            helper.as_mut(),
+            &mut rng,
+        );
         secs += t.elapsed().as_secs_f64();
-        evals += ev.evaluations;
+        evals += n;
     }
     println!(
         "search:    {:>9.0} leaf evaluations/s (batched across {} games)",
@@ -235,7 +297,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
     );
     let (mut positions, t) = (0usize, Instant::now());
     while t.elapsed().as_secs_f64() < 10.0 {
-        let r = sp.step(&rules, &net, cfg);
+        let r = sp.step(&rules, &net, helper.as_mut(), cfg);
         positions += r.positions;
         for s in &r.samples {
             buffer.push(s);
@@ -247,7 +309,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         cfg.simulations
     );
     while buffer.len() < cfg.batch_size {
-        for s in sp.step(&rules, &net, cfg).samples {
+        for s in sp.step(&rules, &net, helper.as_mut(), cfg).samples {
             buffer.push(&s);
         }
     }
