@@ -67,7 +67,10 @@ pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) ->
         .map_err(|e| err(&e))?;
     let mut mesh = chart.configure_mesh();
     if labels {
-        mesh.x_desc("training step").y_desc("Elo");
+        mesh.x_desc("training step")
+            .y_desc("Elo")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:+.0}"));
     } else {
         mesh.x_labels(0).y_labels(0);
     }
@@ -92,4 +95,27 @@ pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) ->
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_chart_is_a_png() {
+        let dir = std::env::temp_dir().join(format!("ayo-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("elo.png");
+        let points = [
+            (0, 0.0, -40.0, 35.0),
+            (500, 120.0, 80.0, 170.0),
+            (1000, 260.0, 210.0, 320.0),
+        ];
+        elo_by_step(&path, "oware@1 — Elo by training step", &points).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+        if std::env::var_os("AYO_KEEP_PLOT").is_none() {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
 }
