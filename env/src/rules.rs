@@ -151,6 +151,17 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn parse_notation(&self, text: &str) -> Result<Self::State, ParseError>;
     /// The board drawn for people, with pit labels.
     fn render(&self, s: &Self::State) -> String;
+    /// The board drawn from `seat`'s side of the table; variants that draw one fixed view
+    /// ignore the seat.
+    fn render_from(&self, s: &Self::State, seat: Player) -> String {
+        let _ = seat;
+        self.render(s)
+    }
+    /// Whether the decision due in `s` continues the mover's turn rather than beginning a new
+    /// one (a turn of several decision steps, as in `yao`); records group such runs as one move.
+    fn continues_turn(&self, _s: &Self::State) -> bool {
+        false
+    }
     /// A short human name of `action` for the player to move in `s` (e.g. `"sow B"`).
     fn action_name(&self, _s: &Self::State, action: Action) -> String {
         action.to_string()

@@ -194,6 +194,12 @@ impl Rules for Variant {
     fn render(&self, s: &VariantState) -> String {
         with_state!(self, s, r, s => r.render(s))
     }
+    fn render_from(&self, s: &VariantState, seat: Player) -> String {
+        with_state!(self, s, r, s => r.render_from(s, seat))
+    }
+    fn continues_turn(&self, s: &VariantState) -> bool {
+        with_state!(self, s, r, s => r.continues_turn(s))
+    }
     fn action_name(&self, s: &VariantState, action: Action) -> String {
         with_state!(self, s, r, s => r.action_name(s, action))
     }

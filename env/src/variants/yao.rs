@@ -694,7 +694,7 @@ impl Yao {
     }
 
     /// The board drawn from `seat`'s side (his rows at the bottom), with the article's names.
-    pub fn render_from(&self, s: &YaoState, seat: Player) -> String {
+    fn draw(&self, s: &YaoState, seat: Player) -> String {
         let b = &s.board;
         let (me, them) = (seat, !seat);
         let row = |p: Player, back: bool, reversed: bool| -> String {
@@ -1140,9 +1140,16 @@ impl Rules for Yao {
         Ok(state)
     }
 
-    /// The board from South's seat; [`Yao::render_from`] draws it from either seat.
+    /// The board from South's seat; [`Rules::render_from`] draws it from either seat.
     fn render(&self, s: &YaoState) -> String {
-        self.render_from(s, Player::South)
+        self.draw(s, Player::South)
+    }
+    fn render_from(&self, s: &YaoState, seat: Player) -> String {
+        self.draw(s, seat)
+    }
+    /// A village decision (rule XV) continues the turn.
+    fn continues_turn(&self, s: &YaoState) -> bool {
+        s.decision != Decision::Begin
     }
 
     fn action_name(&self, s: &YaoState, action: Action) -> String {
