@@ -273,3 +273,35 @@ fn sprt_stops_a_lopsided_match_early() {
         .unwrap();
     assert!(pairs < 200, "{sprt_line}");
 }
+
+/// A checkpoint plays as `PATH:SIMS` (the shipped oware network, no search) against a baseline.
+#[test]
+fn checkpoints_play_in_tournaments() {
+    let ckpt = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/oware/oware-1h.ot");
+    if !ckpt.is_file() {
+        eprintln!("no shipped checkpoint at {}; skipped", ckpt.display());
+        return;
+    }
+    let output = ayo()
+        .args([
+            "tournament",
+            "--variant",
+            "oware",
+            "--games",
+            "4",
+            "--bootstrap",
+            "20",
+            "--players",
+        ])
+        .arg(format!("{}:0", ckpt.display()))
+        .arg("random")
+        .output()
+        .expect("ayo runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("net:oware-1h@0"), "{stdout}");
+}

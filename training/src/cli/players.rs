@@ -2,8 +2,9 @@
 //! a baseline agent spec (`random`, `greedy`, `alphabeta:D`, `mcts:N`) or a checkpoint path with
 //! an optional search budget (`path/to/step-0001000.ot[:sims]`).
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use ayo_env::{agents, Agent, Variant};
+use ayo_train::agent::NetAgent;
 use std::path::Path;
 
 /// Help text for player arguments.
@@ -33,9 +34,8 @@ pub fn load(spec: &str, rules: &Variant, default_sims: u32, seed: u64) -> Result
 }
 
 fn load_checkpoint(path: &Path, sims: u32, rules: &Variant, seed: u64) -> Result<Box<dyn Agent>> {
-    let _ = (sims, rules, seed);
-    bail!(
-        "{} is a file, but checkpoint players need the network agent, which this build lacks",
-        path.display()
-    )
+    let agent = NetAgent::load(path, sims, seed)
+        .with_context(|| format!("cannot load checkpoint {}", path.display()))?;
+    agent.check_rules(rules)?;
+    Ok(Box::new(agent))
 }
