@@ -570,6 +570,24 @@ impl<V: FoursRules> Rules for Fours<V> {
             opening_due: true,
         })
     }
+    /// In `episode = round`, half the starts (odd `variety`) are a second round after one that
+    /// South won `g`–`12 − g` groups, `g` one of 1..=11 but 6 (so the houses are unequally
+    /// owned), `first` to move; the rest are [`Rules::start`].
+    fn training_start(&self, first: Player, variety: u64) -> FoursState {
+        if self.episode != Episode::Round || variety % 2 == 0 {
+            return self.start(first);
+        }
+        let g = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11][(variety / 2 % 10) as usize];
+        self.begin(FoursSetup {
+            pits: [4; PITS],
+            owner: owners_from_groups([g, GROUPS - g]),
+            groups: [0, 0],
+            to_move: first,
+            starter: first,
+            round: 2,
+            opening_due: true,
+        })
+    }
     #[inline]
     fn to_play(&self, s: &FoursState) -> Option<Player> {
         (!s.over).then_some(s.to_move)

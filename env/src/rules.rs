@@ -126,6 +126,14 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
     /// The start position, `first` to move.
     fn start(&self, first: Player) -> Self::State;
+    /// A start position for self-play, chosen by `variety` (any number; equal numbers give
+    /// equal starts, and 0 always gives [`Rules::start`]). Variants whose episode is one round
+    /// of a match start later rounds too, with the house ownership an earlier round left, so
+    /// a learner sees every round it may have to play; the others return `start(first)`.
+    fn training_start(&self, first: Player, variety: u64) -> Self::State {
+        let _ = variety;
+        self.start(first)
+    }
     /// The player to move, or `None` when the game is over.
     fn to_play(&self, s: &Self::State) -> Option<Player>;
     /// The legal actions of the player to move (empty when the game is over).

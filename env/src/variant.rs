@@ -155,6 +155,9 @@ impl Rules for Variant {
     fn start(&self, first: Player) -> VariantState {
         wrap_state!(self, r => r.start(first))
     }
+    fn training_start(&self, first: Player, variety: u64) -> VariantState {
+        wrap_state!(self, r => r.training_start(first, variety))
+    }
     #[inline]
     fn to_play(&self, s: &VariantState) -> Option<Player> {
         with_state!(self, s, r, s => r.to_play(s))

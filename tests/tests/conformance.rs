@@ -361,3 +361,47 @@ fn every_variant_name_loads_with_and_without_version() {
         assert!(format!("{name}@0").parse::<Variant>().is_err());
     }
 }
+
+/// `training_start(first, 0)` is the start; any other variety is a live position with all 48
+/// (or the preset's) seeds, reached without a move. Round-based presets (`episode=round`)
+/// start later rounds with unequal ownership for odd varieties; every other preset always
+/// starts at the start.
+#[test]
+fn training_starts_are_live_and_zero_is_the_start() {
+    for (label, v) in presets() {
+        let rounds = has_rounds(&v) && !is_match(&v);
+        let total = v.snapshot(&v.start(Player::South)).total();
+        let mut later = 0;
+        for variety in 0..40u64 {
+            for first in Player::BOTH {
+                let s = v.training_start(first, variety);
+                if variety == 0 {
+                    assert_eq!(s, v.start(first), "{label}: variety 0");
+                }
+                assert_eq!(
+                    v.to_play(&s),
+                    Some(first),
+                    "{label} {variety}: {}",
+                    v.notation(&s)
+                );
+                assert_eq!(v.ply(&s), 0, "{label}");
+                assert_eq!(v.snapshot(&s).total(), total, "{label}: seeds");
+                if s != v.start(first) {
+                    later += 1;
+                    assert!(rounds, "{label}: {}", v.notation(&s));
+                    let owners = v.snapshot(&s).owners.expect("a fours variant has owners");
+                    let south = owners.iter().filter(|&&o| o == 0).count();
+                    assert_ne!(south, 6, "{label}: unequal ownership: {}", v.notation(&s));
+                }
+            }
+        }
+        if rounds {
+            assert_eq!(later, 40, "{label}: odd varieties start later rounds");
+        }
+    }
+}
+
+/// Whether the preset plays rounds that move house ownership (the fours family).
+fn has_rounds(v: &Variant) -> bool {
+    v.snapshot(&v.start(Player::South)).owners.is_some()
+}

@@ -58,8 +58,9 @@ pub struct NetAgent {
 }
 
 impl NetAgent {
-    /// Loads the checkpoint at `path` to play with `simulations` per move; `seed` seeds the
-    /// search's Gumbel noise.
+    /// Loads the checkpoint at `path` to play with `simulations` per move and the root noise of
+    /// its run's evaluations (`eval_gumbel_scale`, 0 = the search's best move); `seed` seeds
+    /// the search's Gumbel noise.
     pub fn load(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
         let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
         let stem = path
@@ -68,7 +69,7 @@ impl NetAgent {
             .unwrap_or_default();
         let mut agent = NetAgent::from_net(net, simulations, seed);
         agent.params = SearchParams {
-            gumbel_scale: 1.0,
+            gumbel_scale: meta.config.eval_gumbel_scale,
             ..meta.config.search_params()
         };
         agent.label = format!("net:{stem}@{simulations}");

@@ -65,6 +65,11 @@ pub struct TrainConfig {
     /// (afterwards the search's choice is played).
     #[arg(long, default_value_t = 8)]
     pub sample_plies: u32,
+    /// Start half the self-play games of round-based variants (`episode = round`: ncho, adi,
+    /// jerin) at a later round with unequal house ownership, so later rounds are learned too
+    /// (other variants always start at the start).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub varied_starts: bool,
     /// Plies after which a self-play game is cut (its positions get no value target).
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
@@ -102,6 +107,11 @@ pub struct TrainConfig {
     /// Weight of the auxiliary final-score loss.
     #[arg(long, default_value_t = 0.5)]
     pub score_weight: f64,
+    /// Share of the search's root value in the value target: the target is
+    /// `(1 - q) · result + q · root value` (0 = the game's result only). The root value is less
+    /// noisy than one game's result, the result unbiased.
+    #[arg(long, default_value_t = 0.0)]
+    pub value_target_q: f64,
 
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 120.0)]
@@ -118,6 +128,10 @@ pub struct TrainConfig {
     /// Simulations per move of the network in evaluation games.
     #[arg(long, default_value_t = 32)]
     pub eval_simulations: u32,
+    /// Scale of the root Gumbel noise in evaluation games: 0 plays the search's best move
+    /// (strongest), 1 samples like self-play.
+    #[arg(long, default_value_t = 0.0)]
+    pub eval_gumbel_scale: f32,
 
     /// Self-play threads: 2 searches the two halves of the games at once, each with its own copy
     /// of the network (both cores busy), 1 searches them all on one thread.
@@ -127,6 +141,11 @@ pub struct TrainConfig {
     /// machine (OpenMP threads spin-wait when the cores are oversubscribed).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+    /// Threads of torch's intra-op pool while training on a minibatch (self-play is paused
+    /// then). 2 trains about 1.3x faster on an idle 2-core machine, but its OpenMP threads
+    /// spin-wait and crawl as soon as another process wants a core.
+    #[arg(long, default_value_t = 1)]
+    pub train_threads: usize,
     /// Seed of every random choice of the run.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -298,7 +317,25 @@ impl TrainConfig {
             self.weight_decay,
             "non-negative",
         )?;
+        check(
+            (0.0..=1.0).contains(&self.value_target_q),
+            "value_target_q",
+            self.value_target_q,
+            "between 0 and 1",
+        )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
+        check(
+            self.train_threads >= 1,
+            "train_threads",
+            self.train_threads,
+            "at least 1",
+        )?;
+        check(
+            self.eval_gumbel_scale >= 0.0 && self.eval_gumbel_scale.is_finite(),
+            "eval_gumbel_scale",
+            self.eval_gumbel_scale,
+            "a non-negative number",
+        )?;
         check(
             (1..=2).contains(&self.selfplay_threads),
             "selfplay_threads",
@@ -399,5 +436,31 @@ mod tests {
         };
         let e = c.validate().unwrap_err().to_string();
         assert!(e.contains("lr") && e.contains("-1"), "{e}");
+        for (c, key) in [
+            (
+                TrainConfig {
+                    value_target_q: 1.5,
+                    ..Default::default()
+                },
+                "value_target_q",
+            ),
+            (
+                TrainConfig {
+                    eval_gumbel_scale: -1.0,
+                    ..Default::default()
+                },
+                "eval_gumbel_scale",
+            ),
+            (
+                TrainConfig {
+                    train_threads: 0,
+                    ..Default::default()
+                },
+                "train_threads",
+            ),
+        ] {
+            let e = c.validate().unwrap_err().to_string();
+            assert!(e.contains(key), "{e}");
+        }
     }
 }

@@ -19,6 +19,9 @@ pub struct MatchResult {
     pub losses: u32,
     /// Games cut by the ply cap (counted as draws).
     pub truncated: u32,
+    /// Games that differ from every other game of the match in at least one move (how much
+    /// the agents' randomness varied the games).
+    pub distinct: u32,
 }
 
 impl MatchResult {
@@ -52,6 +55,7 @@ pub fn play_match(
         }
     };
     let mut result = MatchResult::default();
+    let mut moves: Vec<Vec<ayo_env::Action>> = vec![Vec::new(); games];
     let mut live: Vec<usize> = (0..games).collect();
     while !live.is_empty() {
         // Each agent moves in every live game where it is to move (a game may end in between).
@@ -75,6 +79,7 @@ pub fn play_match(
                 rules
                     .play(&mut states[g], action)
                     .expect("agents play legal actions");
+                moves[g].push(action);
             }
         }
         live.retain(|&g| {
@@ -96,6 +101,12 @@ pub fn play_match(
             }
         });
     }
+    // A game is told apart by its seat and its moves.
+    let mut seen = std::collections::HashSet::new();
+    for (g, m) in moves.into_iter().enumerate() {
+        seen.insert((g % 2, m));
+    }
+    result.distinct = seen.len() as u32;
     result
 }
 
@@ -112,5 +123,42 @@ mod tests {
         );
         let r = play_match(&rules, a.as_mut(), b.as_mut(), 10, 1000);
         assert_eq!(r.games(), 10);
+        assert!(r.distinct > 1 && r.distinct <= 10, "{r:?}");
+    }
+}
+
+#[cfg(test)]
+mod distinct_tests {
+    use super::*;
+    use ayo_env::{Action, Analysis};
+
+    /// Always the first legal action: every game with the same seats is the same game.
+    struct First;
+    impl Agent for First {
+        fn name(&self) -> String {
+            "first".into()
+        }
+        fn choose_batch(
+            &mut self,
+            rules: &Variant,
+            states: &[&VariantState],
+        ) -> Vec<(Action, Analysis)> {
+            states
+                .iter()
+                .map(|s| {
+                    (
+                        rules.legal_mask(s).iter().next().unwrap(),
+                        Analysis::default(),
+                    )
+                })
+                .collect()
+        }
+    }
+
+    #[test]
+    fn deterministic_agents_play_one_game_per_seat() {
+        let rules: Variant = "oware".parse().unwrap();
+        let r = play_match(&rules, &mut First, &mut First, 8, 1000);
+        assert_eq!((r.games(), r.distinct), (8, 2), "{r:?}");
     }
 }

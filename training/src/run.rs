@@ -160,7 +160,7 @@ impl Run {
         let rules = cfg.rules()?;
         tch::manual_seed(cfg.seed as i64);
         let net = Net::new(cfg.net_shape()?, crate::device::best_device());
-        let selfplay = SelfPlay::new(&rules, cfg.games, cfg.seed);
+        let selfplay = SelfPlay::new(&rules, cfg.games, cfg.seed, cfg.varied_starts);
         let buffer = ReplayBuffer::new(
             cfg.buffer_size,
             rules.observation_len(),
@@ -204,14 +204,18 @@ impl Run {
                 c.eval_agent,
                 c.eval_games,
                 c.eval_simulations,
+                c.eval_gumbel_scale,
                 c.threads,
+                c.train_threads,
             ) = (
                 o.checkpoint_every_s,
                 o.eval_every_s,
                 o.eval_agent.clone(),
                 o.eval_games,
                 o.eval_simulations,
+                o.eval_gumbel_scale,
                 o.threads,
+                o.train_threads,
             );
             c.validate()?;
             state.config = c;
@@ -285,6 +289,8 @@ impl Run {
             self.counters.credit += report.positions as f64 * self.cfg.replay_ratio;
             let mut sum = Losses::default();
             let device = self.trainer.net.vs.device();
+            // Self-play is paused: the training steps may use both cores.
+            tch::set_num_threads(self.cfg.train_threads as i32);
             while self.counters.credit >= self.cfg.batch_size as f64 {
                 let batch = self
                     .buffer
@@ -295,6 +301,7 @@ impl Run {
                 it.train_steps += 1;
                 sum = add(sum, l);
             }
+            tch::set_num_threads(self.cfg.threads as i32);
             if it.train_steps > 0 {
                 it.losses = Some(scale(sum, 1.0 / it.train_steps as f64));
                 if let Some(h) = &mut self.helper {
@@ -431,7 +438,7 @@ impl Run {
         net.copy_from(&self.trainer.net)?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
         me.params = crate::search::SearchParams {
-            gumbel_scale: 1.0,
+            gumbel_scale: self.cfg.eval_gumbel_scale,
             ..self.cfg.search_params()
         };
         let mut baseline = eval::baseline(&self.cfg.eval_agent, seed)?;

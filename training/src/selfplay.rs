@@ -26,12 +26,18 @@ struct Decision {
     mask: u64,
     mover: Player,
     full: bool,
+    /// The search's value of the position, from the mover's view.
+    #[serde(default)]
+    root_value: f32,
 }
 
 /// A game in progress. The state is rebuilt from the actions when a run resumes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Slot {
     first: Player,
+    /// Which start position (`Rules::training_start`); 0 is the ordinary start.
+    #[serde(default)]
+    variety: u64,
     actions: Vec<Action>,
     decisions: Vec<Decision>,
     #[serde(skip)]
@@ -62,24 +68,31 @@ pub struct SelfPlay {
     pub games: u64,
     /// Positions searched so far.
     pub positions: u64,
+    /// New games begin at the variant's varied training starts (later rounds of round-based
+    /// variants) rather than always at the ordinary start.
+    #[serde(default)]
+    pub varied_starts: bool,
 }
 
 impl SelfPlay {
-    pub fn new(rules: &Variant, games: usize, seed: u64) -> Self {
+    pub fn new(rules: &Variant, games: usize, seed: u64, varied_starts: bool) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let slots = (0..games).map(|_| new_slot(rules, &mut rng)).collect();
+        let slots = (0..games)
+            .map(|_| new_slot(rules, varied_starts, &mut rng))
+            .collect();
         SelfPlay {
             slots,
             rng,
             games: 0,
             positions: 0,
+            varied_starts,
         }
     }
 
     /// Rebuilds the states of the games in progress (after deserialising).
     pub fn restore(&mut self, rules: &Variant) {
         for slot in &mut self.slots {
-            let mut s = rules.start(slot.first);
+            let mut s = rules.training_start(slot.first, slot.variety);
             for &a in &slot.actions {
                 rules.play_unchecked(&mut s, a);
             }
@@ -139,13 +152,14 @@ impl SelfPlay {
                 mask: rules.legal_mask(state).0,
                 mover: rules.to_play(state).expect("live game"),
                 full: sims[i] == cfg.simulations,
+                root_value: r.value,
             });
             rules.play_unchecked(state, action);
             slot.actions.push(action);
             let over = rules.is_terminal(state);
             if over || slot.actions.len() as u32 >= cfg.max_plies {
-                finish(rules, slot, over, &mut report);
-                *slot = new_slot(rules, &mut self.rng);
+                finish(rules, slot, over, cfg.value_target_q as f32, &mut report);
+                *slot = new_slot(rules, self.varied_starts, &mut self.rng);
                 self.games += 1;
             }
         }
@@ -196,13 +210,15 @@ pub fn search_parallel(
     })
 }
 
-fn new_slot(rules: &Variant, rng: &mut ChaCha8Rng) -> Slot {
+fn new_slot(rules: &Variant, varied_starts: bool, rng: &mut ChaCha8Rng) -> Slot {
     let first = *[Player::South, Player::North].choose(rng).unwrap();
+    let variety = if varied_starts { rng.gen() } else { 0 };
     Slot {
         first,
+        variety,
         actions: Vec::new(),
         decisions: Vec::new(),
-        state: Some(rules.start(first)),
+        state: Some(rules.training_start(first, variety)),
     }
 }
 
@@ -223,7 +239,9 @@ fn sample_from(policy: &[f32], rng: &mut impl Rng) -> Action {
     last as Action
 }
 
-fn finish(rules: &Variant, slot: &mut Slot, over: bool, report: &mut StepReport) {
+/// Turns a finished game's decisions into samples; `q` is the share of the search's root value
+/// in the value target (the rest is the game's result).
+fn finish(rules: &Variant, slot: &mut Slot, over: bool, q: f32, report: &mut StepReport) {
     let state = slot.state.as_ref().expect("restored");
     let returns = rules.returns(state);
     let scores = rules.scores(state);
@@ -234,7 +252,7 @@ fn finish(rules: &Variant, slot: &mut Slot, over: bool, report: &mut StepReport)
             obs: d.obs,
             policy: d.policy,
             mask: d.mask,
-            value: returns[m],
+            value: (1.0 - q) * returns[m] + q * d.root_value,
             score: ((scores[m] - scores[1 - m]) as f32 / half).clamp(-1.0, 1.0),
             policy_weight: if d.full { 1.0 } else { 0.0 },
             value_weight: if over { 1.0 } else { 0.0 },
@@ -260,7 +278,7 @@ mod tests {
         };
         let shape = cfg.net_shape().unwrap();
         let net = Net::new(NetShape { width: 16, ..shape }, tch::Device::Cpu);
-        let mut sp = SelfPlay::new(&rules, cfg.games, 3);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 3, true);
         let mut samples = Vec::new();
         let mut plies = 0;
         for _ in 0..60 {
@@ -286,5 +304,48 @@ mod tests {
                 "result and score agree"
             );
         }
+    }
+
+    #[test]
+    fn value_target_mixes_the_result_with_the_search_value() {
+        let rules: Variant = "oware".parse().unwrap();
+        // South to move; F (pit 5) takes 2 and wins 25-20.
+        let state = rules
+            .parse_notation("1 0 0 0 0 1 1 0 0 0 2 0 | 23 20 | 0")
+            .unwrap();
+        let decision = |mover, root_value| Decision {
+            obs: vec![0.0; rules.observation_len()],
+            policy: vec![0.0; 6],
+            mask: 0b100001,
+            mover,
+            full: true,
+            root_value,
+        };
+        let mut end = state.clone();
+        rules.play(&mut end, 5).unwrap();
+        assert!(rules.is_terminal(&end));
+        let targets = |q: f32| {
+            let mut slot = Slot {
+                first: Player::South,
+                variety: 0,
+                actions: vec![5],
+                decisions: vec![decision(Player::South, 0.2), decision(Player::North, -0.6)],
+                state: Some(end.clone()),
+            };
+            let mut report = StepReport::default();
+            finish(&rules, &mut slot, true, q, &mut report);
+            report.samples.iter().map(|s| s.value).collect::<Vec<f32>>()
+        };
+        assert_eq!(
+            targets(0.0),
+            vec![1.0, -1.0],
+            "the result from each mover's view"
+        );
+        assert_eq!(targets(1.0), vec![0.2, -0.6], "the search's values");
+        let half = targets(0.5);
+        assert!(
+            (half[0] - 0.6).abs() < 1e-6 && (half[1] + 0.8).abs() < 1e-6,
+            "{half:?}"
+        );
     }
 }

@@ -41,6 +41,10 @@ pub struct Args {
     /// Baseline agents of --evaluate, comma-separated (e.g. `mcts:1000,alphabeta:6`).
     #[arg(long, default_value = "mcts:1000,alphabeta:6")]
     against: String,
+    /// With --evaluate: also draw the learning curve (score against each agent by minutes of
+    /// training) into this PNG.
+    #[arg(long)]
+    curve: Option<PathBuf>,
     /// Stop after this many iterations (one move in every self-play game each).
     #[arg(long)]
     iterations: Option<u64>,
@@ -70,7 +74,7 @@ pub fn run(a: Args) -> Result<()> {
         return bench(&cfg);
     }
     if !a.evaluate.is_empty() {
-        return evaluate(&a.evaluate, &a.against, &cfg);
+        return evaluate(&a.evaluate, &a.against, a.curve.as_deref(), &cfg);
     }
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
@@ -177,16 +181,25 @@ pub fn run(a: Args) -> Result<()> {
 }
 
 /// Plays every checkpoint against every baseline (`cfg.eval_games` games, both seats, root
-/// noise `cfg.gumbel_scale`) and
-/// prints CSV: `checkpoint,step,wall_time_s,positions,agent,games,wins,draws,losses,score`.
-fn evaluate(checkpoints: &[PathBuf], against: &str, cfg: &TrainConfig) -> Result<()> {
+/// noise `cfg.eval_gumbel_scale`) and
+/// prints CSV: `checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,
+/// losses,score,distinct` (`distinct`: games that differ from all others in some move). With
+/// `curve`, draws the scores by minutes of training into that PNG.
+fn evaluate(
+    checkpoints: &[PathBuf],
+    against: &str,
+    curve: Option<&std::path::Path>,
+    cfg: &TrainConfig,
+) -> Result<()> {
     println!(
-        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score"
+        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct"
     );
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut variant = String::new();
     for path in checkpoints {
         for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
-            me.params.gumbel_scale = cfg.gumbel_scale;
+            me.params.gumbel_scale = cfg.eval_gumbel_scale;
             let meta = me.meta.clone().expect("loaded from a checkpoint");
             let rules = meta.rules()?;
             me.check_rules(&rules)?;
@@ -199,7 +212,7 @@ fn evaluate(checkpoints: &[PathBuf], against: &str, cfg: &TrainConfig) -> Result
                 cfg.max_plies.max(1000),
             );
             println!(
-                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3}",
+                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{}",
                 path.display(),
                 meta.step,
                 meta.wall_time_s,
@@ -209,9 +222,26 @@ fn evaluate(checkpoints: &[PathBuf], against: &str, cfg: &TrainConfig) -> Result
                 r.wins,
                 r.draws,
                 r.losses,
-                r.score()
+                r.score(),
+                r.distinct
             );
+            variant = rules.id();
+            let point = (meta.wall_time_s / 60.0, r.score());
+            match series.iter_mut().find(|(name, _)| name == spec) {
+                Some((_, pts)) => pts.push(point),
+                None => series.push((spec.to_string(), vec![point])),
+            }
         }
+    }
+    if let Some(png) = curve {
+        for (_, pts) in &mut series {
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        let title = format!(
+            "{variant}: score of the {}-simulation agent",
+            cfg.eval_simulations
+        );
+        crate::cli::plot::score_by_minutes(png, &title, &series)?;
     }
     Ok(())
 }
@@ -289,25 +319,43 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         cfg.games
     );
 
-    let mut sp = SelfPlay::new(&rules, cfg.games, 2);
     let mut buffer = ReplayBuffer::new(
         cfg.buffer_size.max(cfg.batch_size),
         rules.observation_len(),
         rules.num_actions(),
     );
-    let (mut positions, t) = (0usize, Instant::now());
-    while t.elapsed().as_secs_f64() < 10.0 {
-        let r = sp.step(&rules, &net, helper.as_mut(), cfg);
-        positions += r.positions;
-        for s in &r.samples {
-            buffer.push(s);
-        }
+    // Every move a full search, then (if the config has one) with its playout cap.
+    let full = TrainConfig {
+        fast_simulations: 0,
+        ..cfg.clone()
+    };
+    let mut runs = vec![(full, format!("at {} simulations per move", cfg.simulations))];
+    if cfg.fast_simulations > 0 && cfg.full_search_prob < 1.0 {
+        runs.push((
+            cfg.clone(),
+            format!(
+                "with the playout cap ({:.0} % of moves {} simulations, the rest {})",
+                cfg.full_search_prob * 100.0,
+                cfg.simulations,
+                cfg.fast_simulations
+            ),
+        ));
     }
-    println!(
-        "self-play: {:>9.0} positions/s at {} simulations per move",
-        positions as f64 / t.elapsed().as_secs_f64(),
-        cfg.simulations
-    );
+    let mut sp = SelfPlay::new(&rules, cfg.games, 2, cfg.varied_starts);
+    for (run_cfg, label) in &runs {
+        let (mut positions, t) = (0usize, Instant::now());
+        while t.elapsed().as_secs_f64() < 8.0 {
+            let r = sp.step(&rules, &net, helper.as_mut(), run_cfg);
+            positions += r.positions;
+            for s in &r.samples {
+                buffer.push(s);
+            }
+        }
+        println!(
+            "self-play: {:>9.0} positions/s {label}",
+            positions as f64 / t.elapsed().as_secs_f64(),
+        );
+    }
     while buffer.len() < cfg.batch_size {
         for s in sp.step(&rules, &net, helper.as_mut(), cfg).samples {
             buffer.push(&s);
