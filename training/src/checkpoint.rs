@@ -253,6 +253,7 @@ mod tests {
             actions: rules.num_actions(),
             width: 24,
             blocks: 2,
+            levels: 3,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();
@@ -274,6 +275,7 @@ mod tests {
             actions: rules.num_actions(),
             width: 8,
             blocks: 1,
+            levels: 0,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();

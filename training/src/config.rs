@@ -31,6 +31,10 @@ pub struct TrainConfig {
     /// Number of residual blocks.
     #[arg(long, default_value_t = 2)]
     pub blocks: usize,
+    /// Thermometer levels of the network's input: each observation entry `x` also enters as
+    /// `clamp(4x - k, 0, 1)` for `k < input_levels` ("more than k seeds" for a pit); 0 = off.
+    #[arg(long, default_value_t = 0)]
+    pub input_levels: usize,
 
     /// Simulations per move of a full search in self-play.
     #[arg(long, default_value_t = 32)]
@@ -382,6 +386,7 @@ impl TrainConfig {
             actions: v.num_actions(),
             width: self.width,
             blocks: self.blocks,
+            levels: self.input_levels,
         })
     }
 }

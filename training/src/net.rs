@@ -1,11 +1,17 @@
 //! The policy/value network: a residual MLP without batch norm over the variant's observation.
 //!
 //! ```text
-//! observation ─ linear ─ relu ─┬─ [block: h + W2·relu(W1·h), relu] × blocks ─┬─ policy logits (num_actions)
+//! observation ─ [levels] ─ linear ─ relu ─┬─ [block: h + W2·relu(W1·h), relu] × blocks ─┬─ policy logits (num_actions)
 //!                              │                                               ├─ value  tanh (mover's view)
 //!                              │                                               └─ score  tanh (final seed difference, scaled)
 //! ```
 //! No batch norm: leaf values must not depend on the rest of the batch, and BN is slow on a CPU.
+//!
+//! `levels` (optional, [`NetShape::levels`]) appends to the observation a thermometer code of
+//! every entry: `clamp(4·x − k, 0, 1)` for `k = 0..levels`. Every variant observes a pit's seeds
+//! as `seeds / 4`, so for a pit these are the indicators "more than k seeds" — captures turn on
+//! exact counts (a pit of 1 or 2 seeds, a pit whose seeds reach a given distance), which a small
+//! MLP finds hard to carve out of one scalar per pit.
 
 use serde::{Deserialize, Serialize};
 use tch::{nn, nn::Module, Device, Kind, Tensor};
@@ -21,6 +27,16 @@ pub struct NetShape {
     pub width: usize,
     /// Number of residual blocks.
     pub blocks: usize,
+    /// Thermometer levels appended per observation entry (0 = the raw observation only).
+    #[serde(default)]
+    pub levels: usize,
+}
+
+impl NetShape {
+    /// Width of the first layer's input: the observation and its thermometer code.
+    pub fn input_features(&self) -> usize {
+        self.inputs * (1 + self.levels)
+    }
 }
 
 /// What the network says about a batch of positions.
@@ -37,6 +53,8 @@ pub struct NetOutput {
 pub struct Net {
     pub vs: nn::VarStore,
     pub shape: NetShape,
+    /// `0, 1, …, levels − 1` (not a variable), when the shape has levels.
+    thresholds: Option<Tensor>,
     input: nn::Linear,
     blocks: Vec<(nn::Linear, nn::Linear)>,
     policy: nn::Linear,
@@ -52,10 +70,12 @@ impl Net {
         let root = vs.root();
         let input = nn::linear(
             &root / "input",
-            shape.inputs as i64,
+            shape.input_features() as i64,
             shape.width as i64,
             Default::default(),
         );
+        let thresholds =
+            (shape.levels > 0).then(|| Tensor::arange(shape.levels as i64, (Kind::Float, device)));
         let w = shape.width as i64;
         let blocks = (0..shape.blocks)
             .map(|i| {
@@ -84,6 +104,7 @@ impl Net {
         Net {
             vs,
             shape,
+            thresholds,
             input,
             blocks,
             policy,
@@ -94,7 +115,14 @@ impl Net {
 
     /// The network's outputs for `obs` of shape `[batch, inputs]`.
     pub fn forward(&self, obs: &Tensor) -> NetOutput {
-        let mut h = self.input.forward(obs).relu();
+        let mut h = match &self.thresholds {
+            Some(t) => {
+                let code = (obs.unsqueeze(-1) * 4.0 - t).clamp(0.0, 1.0).flatten(1, 2);
+                self.input.forward(&Tensor::cat(&[obs, &code], 1))
+            }
+            None => self.input.forward(obs),
+        }
+        .relu();
         for (a, b) in &self.blocks {
             h = (&h + b.forward(&a.forward(&h).relu())).relu();
         }
@@ -163,6 +191,7 @@ mod tests {
                 actions: 6,
                 width: 32,
                 blocks: 2,
+                levels: 0,
             },
             Device::Cpu,
         );
@@ -179,5 +208,30 @@ mod tests {
         for (a, b) in l[..6].iter().zip(&l[6..]) {
             assert!((a - b).abs() < 1e-5, "same observation, same logits: {l:?}");
         }
+    }
+
+    #[test]
+    fn thermometer_levels_tell_seed_counts_apart() {
+        let shape = NetShape {
+            inputs: 2,
+            actions: 2,
+            width: 4,
+            blocks: 0,
+            levels: 3,
+        };
+        let net = Net::new(shape, Device::Cpu);
+        assert_eq!(shape.input_features(), 8);
+        // 0, 1 and 2 seeds (x = seeds / 4) and a half-way value.
+        let obs = Tensor::from_slice(&[0.0f32, 0.25, 0.5, 0.125]).view([2, 2]);
+        let code = (obs.unsqueeze(-1) * 4.0 - net.thresholds.as_ref().unwrap())
+            .clamp(0.0, 1.0)
+            .flatten(1, 2);
+        let got: Vec<f32> = Vec::try_from(code.flatten(0, -1)).unwrap();
+        assert_eq!(
+            got,
+            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.5, 0.0, 0.0]
+        );
+        let out = net.forward(&obs);
+        assert_eq!(out.logits.size(), vec![2, 2]);
     }
 }

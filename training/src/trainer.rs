@@ -164,6 +164,7 @@ mod tests {
                 actions: 2,
                 width: 16,
                 blocks: 1,
+                levels: 0,
             },
             Device::Cpu,
         );
