@@ -33,7 +33,7 @@ pub struct TrainConfig {
     pub blocks: usize,
     /// Thermometer levels of the network's input: each observation entry `x` also enters as
     /// `clamp(4x - k, 0, 1)` for `k < input_levels` ("more than k seeds" for a pit); 0 = off.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 12)]
     pub input_levels: usize,
 
     /// Simulations per move of a full search in self-play.

@@ -8,10 +8,12 @@
 //! No batch norm: leaf values must not depend on the rest of the batch, and BN is slow on a CPU.
 //!
 //! `levels` (optional, [`NetShape::levels`]) appends to the observation a thermometer code of
-//! every entry: `clamp(4·x − k, 0, 1)` for `k = 0..levels`. Every variant observes a pit's seeds
-//! as `seeds / 4`, so for a pit these are the indicators "more than k seeds" — captures turn on
-//! exact counts (a pit of 1 or 2 seeds, a pit whose seeds reach a given distance), which a small
-//! MLP finds hard to carve out of one scalar per pit.
+//! every entry: `clamp(4·x − k, 0, 1)` for `k = 0..levels`. The 2 × 6 and fours variants observe
+//! a pit's seeds as `seeds / 4`, so for a pit these are the indicators "more than k seeds" (yao
+//! observes `seeds / 8`: steps of two seeds). Captures turn on exact counts (a pit of 1 or 2
+//! seeds, a pit whose seeds reach a given distance), which a small MLP finds hard to carve out
+//! of one scalar per pit: on oware, 12 levels took the one-hour agent from 86.5 % to over 90 %
+//! wins against `mcts:1000` (experiments/oware-1h-levels).
 
 use serde::{Deserialize, Serialize};
 use tch::{nn, nn::Module, Device, Kind, Tensor};
