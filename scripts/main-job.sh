@@ -11,7 +11,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 MINUTES="${MINUTES:-5}"
 OUT="${OUT:-runs/main-job-oware}"
-AGAINST="${AGAINST:-random,greedy,alphabeta:4,mcts:1000}"
+AGAINST="${AGAINST:-random,greedy,mcts:1000,alphabeta:6}"
 GAMES="${GAMES:-40}"
 
 bash scripts/setup-venv.sh
