@@ -68,10 +68,7 @@ impl NetAgent {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let mut agent = NetAgent::from_net(net, simulations, seed);
-        agent.params = SearchParams {
-            gumbel_scale: meta.config.eval_gumbel_scale,
-            ..meta.config.search_params()
-        };
+        agent.params = meta.config.eval_search_params();
         agent.label = format!("net:{stem}@{simulations}");
         agent.meta = Some(meta);
         Ok(agent)

@@ -378,6 +378,14 @@ impl TrainConfig {
         }
     }
 
+    /// Search parameters of evaluation play (self-play's, with `eval_gumbel_scale` root noise).
+    pub fn eval_search_params(&self) -> SearchParams {
+        SearchParams {
+            gumbel_scale: self.eval_gumbel_scale,
+            ..self.search_params()
+        }
+    }
+
     /// The network's shape for this run's variant.
     pub fn net_shape(&self) -> Result<crate::net::NetShape, ConfigError> {
         let v = self.rules()?;

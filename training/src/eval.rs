@@ -19,8 +19,8 @@ pub struct MatchResult {
     pub losses: u32,
     /// Games cut by the ply cap (counted as draws).
     pub truncated: u32,
-    /// Games that differ from every other game of the match in at least one move (how much
-    /// the agents' randomness varied the games).
+    /// Different games among them, identical games (same seats, same moves) counted once: how
+    /// much the agents' randomness varied the games.
     pub distinct: u32,
 }
 
@@ -101,12 +101,13 @@ pub fn play_match(
             }
         });
     }
-    // A game is told apart by its seat and its moves.
-    let mut seen = std::collections::HashSet::new();
-    for (g, m) in moves.into_iter().enumerate() {
-        seen.insert((g % 2, m));
-    }
-    result.distinct = seen.len() as u32;
+    // A game is told apart by the seats and the moves.
+    let different: std::collections::HashSet<(Player, Vec<ayo_env::Action>)> = moves
+        .into_iter()
+        .enumerate()
+        .map(|(g, m)| (seat_of_a(g), m))
+        .collect();
+    result.distinct = different.len() as u32;
     result
 }
 
@@ -125,15 +126,10 @@ mod tests {
         assert_eq!(r.games(), 10);
         assert!(r.distinct > 1 && r.distinct <= 10, "{r:?}");
     }
-}
-
-#[cfg(test)]
-mod distinct_tests {
-    use super::*;
-    use ayo_env::{Action, Analysis};
 
     /// Always the first legal action: every game with the same seats is the same game.
     struct First;
+    use ayo_env::{Action, Analysis};
     impl Agent for First {
         fn name(&self) -> String {
             "first".into()

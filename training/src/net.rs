@@ -115,16 +115,21 @@ impl Net {
         }
     }
 
-    /// The network's outputs for `obs` of shape `[batch, inputs]`.
-    pub fn forward(&self, obs: &Tensor) -> NetOutput {
-        let mut h = match &self.thresholds {
+    /// The first layer's input for `obs` of shape `[batch, inputs]`: the observation, then its
+    /// thermometer code when the shape has levels (`[batch, input_features]`).
+    pub fn features(&self, obs: &Tensor) -> Tensor {
+        match &self.thresholds {
             Some(t) => {
                 let code = (obs.unsqueeze(-1) * 4.0 - t).clamp(0.0, 1.0).flatten(1, 2);
-                self.input.forward(&Tensor::cat(&[obs, &code], 1))
+                Tensor::cat(&[obs, &code], 1)
             }
-            None => self.input.forward(obs),
+            None => obs.shallow_clone(),
         }
-        .relu();
+    }
+
+    /// The network's outputs for `obs` of shape `[batch, inputs]`.
+    pub fn forward(&self, obs: &Tensor) -> NetOutput {
+        let mut h = self.input.forward(&self.features(obs)).relu();
         for (a, b) in &self.blocks {
             h = (&h + b.forward(&a.forward(&h).relu())).relu();
         }
@@ -225,13 +230,15 @@ mod tests {
         assert_eq!(shape.input_features(), 8);
         // 0, 1 and 2 seeds (x = seeds / 4) and a half-way value.
         let obs = Tensor::from_slice(&[0.0f32, 0.25, 0.5, 0.125]).view([2, 2]);
-        let code = (obs.unsqueeze(-1) * 4.0 - net.thresholds.as_ref().unwrap())
-            .clamp(0.0, 1.0)
-            .flatten(1, 2);
-        let got: Vec<f32> = Vec::try_from(code.flatten(0, -1)).unwrap();
+        let features = net.features(&obs);
+        assert_eq!(features.size(), vec![2, 8]);
+        let got: Vec<f32> = Vec::try_from(features.flatten(0, -1)).unwrap();
         assert_eq!(
             got,
-            vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.5, 0.0, 0.0]
+            vec![
+                0.0, 0.25, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, // 0 and 1 seeds
+                0.5, 0.125, 1.0, 1.0, 0.0, 0.5, 0.0, 0.0, // 2 seeds and half a seed
+            ]
         );
         let out = net.forward(&obs);
         assert_eq!(out.logits.size(), vec![2, 2]);

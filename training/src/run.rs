@@ -437,10 +437,7 @@ impl Run {
         let mut net = Net::new(self.trainer.net.shape, self.trainer.net.vs.device());
         net.copy_from(&self.trainer.net)?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
-        me.params = crate::search::SearchParams {
-            gumbel_scale: self.cfg.eval_gumbel_scale,
-            ..self.cfg.search_params()
-        };
+        me.params = self.cfg.eval_search_params();
         let mut baseline = eval::baseline(&self.cfg.eval_agent, seed)?;
         let r = eval::play_match(
             &self.rules,

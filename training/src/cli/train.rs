@@ -183,7 +183,7 @@ pub fn run(a: Args) -> Result<()> {
 /// Plays every checkpoint against every baseline (`cfg.eval_games` games, both seats, root
 /// noise `cfg.eval_gumbel_scale`) and
 /// prints CSV: `checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,
-/// losses,score,distinct` (`distinct`: games that differ from all others in some move). With
+/// losses,score,distinct` (`distinct`: different games, identical ones counted once). With
 /// `curve`, draws the scores by minutes of training into that PNG.
 fn evaluate(
     checkpoints: &[PathBuf],
