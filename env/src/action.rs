@@ -1,7 +1,7 @@
 //! Actions and legal-action masks.
 //!
 //! An action is a small integer in the variant's fixed action space (at most 64 actions),
-//! relative to the mover (RULES.md section 1): in 2 × 6 games action `a < 6` is the mover's
+//! relative to the mover (docs/rules.md section 1): in 2 × 6 games action `a < 6` is the mover's
 //! `a`-th pit counted from his own left. Extra action kinds (odu, J'erin's opening, Yao's
 //! sub-decisions) have documented indices after the pit actions.
 

@@ -1,4 +1,4 @@
-//! The fours family — `ncho`, `adi`, `jerin` (RULES.md sections 5 and 9): what the three share.
+//! The fours family — `ncho`, `adi`, `jerin` (docs/rules.md sections 5 and 9): what the three share.
 //!
 //! 48 seeds, [relay sowing](crate::relay) with no origin skip, captures in groups of four, and
 //! **rounds** that move house ownership. Each variant file (`variants/{ncho,adi,jerin}.rs`) says
@@ -14,7 +14,7 @@
 //!   `floor(seeds in his houses / 4)` groups and a leftover group goes to the larger remainder
 //!   (2–2: to the player who did not start the round) — an invented tie-break. If neither
 //!   player has a legal move (every sowing never ends) the round ends the same way
-//!   (RULES.md is silent; decided here).
+//!   (docs/rules.md is silent; decided here).
 //! * **Rounds**: groups won become houses. A player with `g > 6` groups owns his home row plus
 //!   the first `g − 6` houses of the opponent's row in the opponent's own order 3,4,2,5,1,6;
 //!   6–6 gives each his home row. A player who wins all 12 groups owns every house and wins the

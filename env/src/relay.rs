@@ -1,4 +1,4 @@
-//! Relay sowing, shared by `ncho`, `adi`, `jerin` and `jodu` (RULES.md sections 1, 5, 6, 9).
+//! Relay sowing, shared by `ncho`, `adi`, `jerin` and `jodu` (docs/rules.md sections 1, 5, 6, 9).
 //!
 //! A relay turn lifts a pit and sows its seeds one by one counter-clockwise, the origin **not**
 //! skipped (a lap of ≥ 12 seeds drops one back into it). When the last seed of a lap lands in a
@@ -17,7 +17,7 @@
 //! relay never ends exactly when a `(board, pit)` lift state repeats. [`relay`] finds that with
 //! Brent's cycle-finding algorithm: constant memory, one 12-byte comparison per lap, and at most
 //! about three times the laps of the first repetition (some J'odu relays repeat only after two
-//! million laps, RULES.md 9). A capture makes the board lighter, so no state before it can recur
+//! million laps, docs/rules.md 9). A capture makes the board lighter, so no state before it can recur
 //! after it; the check needs no reset.
 
 use crate::board::{next, Pits};
@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn relay_that_repeats_a_lift_state_never_ends() {
-        // rules-sources 4.4: this board relays from pit 1 in a cycle of 60 laps (no four is
+        // docs/sources.md 4.4: this board relays from pit 1 in a cycle of 60 laps (no four is
         // ever made on the way, so the plain relay cycles too).
         let mut pits = [1, 3, 1, 0, 1, 0, 1, 0, 2, 1, 0, 2];
         let r = relay(&mut pits, Lift::Pit(1), &mut Plain);

@@ -1,6 +1,6 @@
 //! Memory for the repetition rule: the positions since the last capture (or the start).
 
-/// Position keys seen since the last capture. The game ends at the first recurrence (RULES.md 9).
+/// Position keys seen since the last capture. The game ends at the first recurrence (docs/rules.md 9).
 /// Keys are exact (packed positions), not hashes, so a recurrence is never a false alarm.
 /// A one-word Bloom filter of the keys lets most new positions skip the scan of the list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -52,6 +52,10 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Record every seed drop in the game records.
     pub detail: bool,
+    /// Openings begin at the variant's varied starts ([`Rules::training_start`]: for the
+    /// round-based variants a later round with unequal house ownership) instead of the start.
+    #[serde(default)]
+    pub varied_starts: bool,
 }
 
 impl Default for MatchConfig {
@@ -62,6 +66,7 @@ impl Default for MatchConfig {
             concurrency: 256,
             seed: 0,
             detail: false,
+            varied_starts: false,
         }
     }
 }
@@ -152,14 +157,24 @@ struct PairSlot {
     records: [Option<GameRecord>; 2],
 }
 
-/// A random opening: `plies` uniformly random legal moves from the start (South to move),
-/// as notation; drawn again if the game ends within the opening.
-pub fn random_opening(rules: &Variant, plies: u32, rng: &mut impl Rng) -> Option<String> {
-    if plies == 0 {
+/// A random opening: `plies` uniformly random legal moves from the start (South to move) or,
+/// with `varied`, from one of the variant's varied starts ([`Rules::training_start`]), as
+/// notation; drawn again if the game ends within the opening. `None`: the usual start.
+pub fn random_opening(
+    rules: &Variant,
+    plies: u32,
+    varied: bool,
+    rng: &mut impl Rng,
+) -> Option<String> {
+    if plies == 0 && !varied {
         return None;
     }
     for _ in 0..1000 {
-        let mut state = rules.start(Player::South);
+        let mut state = if varied {
+            rules.training_start(Player::South, rng.gen())
+        } else {
+            rules.start(Player::South)
+        };
         for _ in 0..plies {
             let mask = rules.legal_mask(&state);
             if mask.is_empty() {
@@ -198,7 +213,8 @@ pub fn play(
             let Some((index, (a, b))) = queue.next() else {
                 break;
             };
-            let opening = random_opening(rules, config.opening_plies, &mut rng);
+            let opening =
+                random_opening(rules, config.opening_plies, config.varied_starts, &mut rng);
             let slot = slots.len();
             slots.push(Some(PairSlot {
                 index,

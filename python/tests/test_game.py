@@ -107,7 +107,7 @@ def test_illegal_action_raises_and_changes_nothing(variant):
 
 
 def test_board_is_in_absolute_pit_order():
-    # RULES.md section 1: South owns pits 0..5, North 6..11; sowing runs 0 → 11.
+    # docs/rules.md section 1: South owns pits 0..5, North 6..11; sowing runs 0 → 11.
     g = ayo.Game("oware")
     g.apply(5)  # South sows pit 5 into North's pits 6..9
     assert g.board == [4, 4, 4, 4, 4, 0, 5, 5, 5, 5, 4, 4]

@@ -1,6 +1,6 @@
 """`oware` through `ayo.Game` against OpenSpiel's `oware` through `pyspiel`, move for move.
 
-OpenSpiel is the independent reference (RULES.md section 2): after every move of random games
+OpenSpiel is the independent reference (docs/rules.md section 2): after every move of random games
 the board, the scores, the legal actions, the terminal flag and the returns must agree.
 """
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """An independent reference of the relay variants `ncho@1`, `adi@1`, `jerin@1` (with rounds and
-matches) and `jodu@1`, written from RULES.md sections 1, 5, 6 and 9 alone (not from the Rust
+matches) and `jodu@1`, written from docs/rules.md sections 1, 5, 6 and 9 alone (not from the Rust
 code), for the differential test `tests/tests/reference_relay.rs`.
 
 Plays seeded uniformly random games and writes one JSON object per game and line, in the format
@@ -40,7 +40,7 @@ def sign(a, b):
 
 
 class Fours:
-    """RULES.md 5 and 9: ncho, adi, jerin; option episode=round|match."""
+    """docs/rules.md 5 and 9: ncho, adi, jerin; option episode=round|match."""
 
     def __init__(self, kind, episode="round"):
         assert kind in ("ncho", "adi", "jerin") and episode in ("round", "match")
@@ -216,7 +216,7 @@ class Fours:
 
 
 class Jodu:
-    """RULES.md 6 and 9."""
+    """docs/rules.md 6 and 9."""
 
     name = "jodu@1"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent reference of `ayo@1` and `ayoayo@1`, written from RULES.md sections 3, 4 and 9
+"""An independent reference of `ayo@1` and `ayoayo@1`, written from docs/rules.md sections 3, 4 and 9
 alone (not from the Rust code), for the differential test `tests/tests/reference_two_row.rs`.
 
 Plays seeded uniformly random games and writes one JSON object per game and line, in the format
@@ -66,7 +66,7 @@ def result(scores):
 
 
 class Ayo:
-    """RULES.md 3 and 9 (`ayo@1`); option end=either|both."""
+    """docs/rules.md 3 and 9 (`ayo@1`); option end=either|both."""
 
     name = "ayo@1"
 
@@ -120,7 +120,7 @@ class Ayo:
         captured = scores != self.scores
         self.board, self.scores = board, scores
         self.to_move = 1 - self.to_move
-        # Check order (RULES.md 9): 25 reached, then no legal move, then repetition.
+        # Check order (docs/rules.md 9): 25 reached, then no legal move, then repetition.
         if self.reached(self.scores):
             self.over = True
             return
@@ -136,7 +136,7 @@ class Ayo:
 
 
 class Ayoayo:
-    """RULES.md 4 and 9 (`ayoayo@1`); option max_chain_pits=5|none|1..6."""
+    """docs/rules.md 4 and 9 (`ayoayo@1`); option max_chain_pits=5|none|1..6."""
 
     name = "ayoayo@1"
 
@@ -182,7 +182,7 @@ class Ayoayo:
             self.odu_used[p] = True
         self.to_move = 1 - p
         q = self.to_move
-        # Retaliation, then exhaustion, then repetition (RULES.md 4 and 9).
+        # Retaliation, then exhaustion, then repetition (docs/rules.md 4 and 9).
         if row_sum(self.board, q) == 0:
             self.scores[q] += sum(self.board)
             self.board = [0] * PITS

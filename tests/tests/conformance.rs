@@ -31,7 +31,7 @@ use std::cell::RefCell;
 
 /// Random games per preset and property run, unless `PROPTEST_CASES` says otherwise.
 const GAMES: u32 = 128;
-/// The ply cap every env applies (RULES.md 1); a random game must end before it.
+/// The ply cap every env applies (docs/rules.md 1); a random game must end before it.
 const MAX_PLIES: u32 = 1000;
 /// A whole match (`episode=match`) of the fours variants lasts dozens of rounds under random
 /// play (ncho: median ~1900 plies, max ~17 000 in 100 matches), so it must end within this cap

@@ -1,8 +1,8 @@
-//! The worked example of `seeds/001_*.txt` ("The Game of Ayo"), replayed through a per-drop game
+//! The worked example of source 001 ("The Game of Ayo", docs/sources.md), replayed through a per-drop game
 //! record: every one of the eight printed boards must appear, lap by lap.
 //!
 //! The source prints the board after the last seed of each lap, before that pit is lifted
-//! (rules-sources 4.3). The laps sow 4, 5, 5, 6, 6 seeds (turn 1) and 1, 7, 7 (turn 2), so the
+//! (docs/sources.md 4.3). The laps sow 4, 5, 5, 6, 6 seeds (turn 1) and 1, 7, 7 (turn 2), so the
 //! printed boards are the boards after drops 4, 9, 14, 20, 26 of the first move and 1, 8, 15 of
 //! the second. Boards are written as the source's rows: Player 1's houses 1-6 (pits 0-5), then
 //! Player 2's houses 1-6 (pits 6-11).

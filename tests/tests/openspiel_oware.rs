@@ -1,4 +1,4 @@
-//! Differential test of `oware@1` against OpenSpiel's `oware` (RULES.md 2: move-for-move
+//! Differential test of `oware@1` against OpenSpiel's `oware` (docs/rules.md 2: move-for-move
 //! identical). `tests/openspiel/oware_traces.py` plays seeded random games with pyspiel and
 //! writes the board, scores, player to move, legal actions, terminal flag and returns after every
 //! move; each game is replayed here through `ayo_env` and compared after every move.

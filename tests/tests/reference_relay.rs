@@ -1,6 +1,6 @@
 //! Differential test of the relay variants `ncho@1`, `adi@1`, `jerin@1` (one round, and whole
 //! matches) and `jodu@1` against `tests/reference/relay.py`, a second implementation written
-//! from RULES.md sections 1, 5, 6 and 9 alone. The script plays seeded random games and writes
+//! from docs/rules.md sections 1, 5, 6 and 9 alone. The script plays seeded random games and writes
 //! the board, scores, player to move, legal actions, terminal flag and returns after every move;
 //! each game is replayed through `ayo_env`. Rounds, passes, the cycle rule, feeding, the opening,
 //! never-ending moves (found there with a set of lift states, here with Brent's method) and, in

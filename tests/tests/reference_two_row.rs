@@ -1,5 +1,5 @@
 //! Differential test of `ayo@1` and `ayoayo@1` against `tests/reference/two_row.py`, a second
-//! implementation written from RULES.md sections 3, 4 and 9 alone (no peer implements these rule
+//! implementation written from docs/rules.md sections 3, 4 and 9 alone (no peer implements these rule
 //! sets: OpenSpiel's `oware` differs in the grand slam, feeding, the end and the 5-pit limit).
 //! The script plays seeded random games and writes the board, scores, player to move, legal
 //! actions, terminal flag and returns after every move; each game is replayed through `ayo_env`.

@@ -1,4 +1,4 @@
-//! `ayo@1`, one test per rule clause of RULES.md 3 and 9, and rules-sources 7.4 (the computer
+//! `ayo@1`, one test per rule clause of docs/rules.md 3 and 9, and docs/sources.md 7.4 (the computer
 //! Ayo's rules on OpenSpiel's unit-test positions).
 //!
 //! Notation: `p0 … p11 | store0 store1 | to-move`, pits in sowing order (South 0–5, North 6–11).
@@ -18,7 +18,7 @@ fn notation_after(start: &str, actions: &[u8]) -> String {
     v.notation(&after(&v, start, actions))
 }
 
-// ---- rules-sources 7.4 ----
+// ---- docs/sources.md 7.4 ----
 
 #[test]
 fn rules_sources_7_4_openspiel_positions_under_ayo_rules() {

@@ -1,5 +1,5 @@
-//! `ayoayo@1`, one test per rule clause of RULES.md 4 and 9, and the constructed test vectors of
-//! rules-sources 2.6 (AY-i, AY-ii, AY-ii', AY-last) and the 16-seed example of 2.5.
+//! `ayoayo@1`, one test per rule clause of docs/rules.md 4 and 9, and the constructed test vectors of
+//! docs/sources.md 2.6 (AY-i, AY-ii, AY-ii', AY-last) and the 16-seed example of 2.5.
 //!
 //! Notation: `p0 … p11 | store0 store1 | to-move | odu used0 used1`, pits in sowing order.
 //! Newberry numbers the houses 1..12 in sowing order from A's (South's) first: house n = pit n-1.
@@ -19,12 +19,12 @@ fn notation_after(start: &str, actions: &[u8]) -> String {
     v.notation(&after(&v, start, actions))
 }
 
-/// Odu action from own pit `k` (RULES.md 4: actions 6-10).
+/// Odu action from own pit `k` (docs/rules.md 4: actions 6-10).
 const fn odu(k: u8) -> u8 {
     6 + k
 }
 
-// ---- captures (rules-sources 2.6) ----
+// ---- captures (docs/sources.md 2.6) ----
 
 #[test]
 fn ayoayo_chain_stops_at_a_pit_not_holding_2_or_3() {

@@ -1,5 +1,5 @@
-//! `oware@1`, one test per rule clause of RULES.md 2, and OpenSpiel's own test vectors
-//! (rules-sources 9.1: `oware_test.cc` and the recorded playthrough
+//! `oware@1`, one test per rule clause of docs/rules.md 2, and OpenSpiel's own test vectors
+//! (docs/sources.md 9.1: `oware_test.cc` and the recorded playthrough
 //! `integration_tests/playthroughs/oware.txt`).
 //!
 //! Notation: `p0 … p11 | store0 store1 | to-move`, pits in sowing order (South 0–5, North 6–11).

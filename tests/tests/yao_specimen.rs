@@ -1,10 +1,10 @@
-//! The specimen game of Sanderson (1913) replayed by `yao@1` with the gambit (RULES.md 7).
+//! The specimen game of Sanderson (1913) replayed by `yao@1` with the gambit (docs/rules.md 7).
 //!
 //! # Source: `tests/data/yao_specimen_moves.json` (the 49 half-moves as primitive tokens) and
 //! `tests/data/yao_specimen_positions.txt` (the board and hands after each), copied from the
 //! shared `testdata/`: M. G. Sanderson, "Native games of Central Africa", J. Royal
 //! Anthropological Institute 43 (1913) 726-736, transcribed with the emendations of
-//! research/rules-sources.md section 6.6 and replayed by an independent reference script.
+//! docs/sources.md section 6.6 and replayed by an independent reference script.
 //!
 //! The decisions are read from the tokens — the hole added to or spread, the placing end, the
 //! direction (stated, or the one whose count reaches the stated hole), a village stop — and the

@@ -140,3 +140,56 @@ impl Agent for NetAgent {
             .collect()
     }
 }
+
+/// Help text for player arguments.
+pub const PLAYER_SPECS: &str =
+    "random, greedy, alphabeta:D, mcts:N, or a checkpoint file with its simulations PATH[:SIMS]";
+
+/// A player that cannot be made from its spec.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error("{baseline}; nor is {spec:?} a checkpoint file ({PLAYER_SPECS})")]
+    Unknown {
+        spec: String,
+        baseline: ayo_env::agents::AgentSpecError,
+    },
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+}
+
+/// A checkpoint path and its search budget, when `spec` names an existing file (`PATH` or
+/// `PATH:SIMS`; `default_sims` without `:SIMS`).
+pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, u32)> {
+    if Path::new(spec).is_file() {
+        return Some((Path::new(spec), default_sims));
+    }
+    let (path, sims) = spec.rsplit_once(':')?;
+    let sims = sims.parse().ok()?;
+    Path::new(path).is_file().then(|| (Path::new(path), sims))
+}
+
+/// The player named by `spec` for games of `rules`: a baseline agent of `ayo_env::agents` or a
+/// checkpoint (checked to be trained for `rules`) searching `default_sims` simulations per move
+/// unless its spec says `:SIMS` (0: the network's policy alone). Used by tournaments, the engine,
+/// `ayo play` and the evaluation during training alike.
+pub fn load_player(
+    spec: &str,
+    rules: &Variant,
+    default_sims: u32,
+    seed: u64,
+) -> Result<Box<dyn Agent>, PlayerError> {
+    match ayo_env::agents::parse(spec, seed) {
+        Ok(agent) => Ok(agent),
+        Err(baseline) => match checkpoint_spec(spec, default_sims) {
+            Some((path, sims)) => {
+                let agent = NetAgent::load(path, sims, seed)?;
+                agent.check_rules(rules)?;
+                Ok(Box::new(agent))
+            }
+            None => Err(PlayerError::Unknown {
+                spec: spec.to_string(),
+                baseline,
+            }),
+        },
+    }
+}

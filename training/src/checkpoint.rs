@@ -199,7 +199,12 @@ pub fn check_rules(
     rules: &Variant,
     path: &Path,
 ) -> Result<(), CheckpointError> {
-    if meta.variant != rules.id() || meta.options != rules.options() {
+    // The episode option only says where an episode ends (a round or the whole match): a
+    // network trained on rounds plays matches round by round.
+    let positional = |o: &[(String, String)]| -> Vec<(String, String)> {
+        o.iter().filter(|(k, _)| k != "episode").cloned().collect()
+    };
+    if meta.variant != rules.id() || positional(&meta.options) != positional(&rules.options()) {
         let show = |id: &str, o: &[(String, String)]| {
             let opts: Vec<String> = o.iter().map(|(k, v)| format!("{k}={v}")).collect();
             if opts.is_empty() {

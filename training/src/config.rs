@@ -136,6 +136,14 @@ pub struct TrainConfig {
     /// (strongest), 1 samples like self-play.
     #[arg(long, default_value_t = 0.0)]
     pub eval_gumbel_scale: f32,
+    /// Random plies that open each pair of evaluation games (the same opening for both games
+    /// of a pair, one per seat), so that a deterministic network plays different games.
+    #[arg(long, default_value_t = 4)]
+    pub eval_opening_plies: u32,
+    /// Evaluation games begin at the variant's varied starts, as self-play does (for the
+    /// round-based variants, half of them a later round with unequal house ownership).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    pub eval_varied_starts: bool,
 
     /// Self-play threads: 2 searches the two halves of the games at once, each with its own copy
     /// of the network (both cores busy), 1 searches them all on one thread.
@@ -167,6 +175,24 @@ impl Default for TrainConfig {
     }
 }
 
+/// Settings given by a config file or by flags, by key.
+pub type Given = serde_json::Map<String, serde_json::Value>;
+
+/// The settings a resumed run may change: when to checkpoint, how it is evaluated, how many
+/// torch threads it uses. Every other setting decides what the run computes.
+pub const RESUMABLE: &[&str] = &[
+    "checkpoint_every_s",
+    "eval_every_s",
+    "eval_agent",
+    "eval_games",
+    "eval_simulations",
+    "eval_gumbel_scale",
+    "eval_opening_plies",
+    "eval_varied_starts",
+    "threads",
+    "train_threads",
+];
+
 /// A configuration that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -183,6 +209,12 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
+    #[error("--resume: {key} = {given} would change the run, which was trained with {key} = {saved}; only {resumable} may change when a run resumes", resumable = RESUMABLE.join(", "))]
+    ChangesRun {
+        key: String,
+        saved: String,
+        given: String,
+    },
     #[error("config variant: {0}")]
     Variant(#[from] ayo_env::ParseError),
 }
@@ -193,34 +225,77 @@ impl TrainConfig {
         toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
     }
 
-    /// The file `path` (if any) overridden by the flags in `flags` that were given explicitly
-    /// (`explicit(field)` is true), then validated.
+    /// The settings given for a run: every key of the file `path` (if any), then the flags
+    /// given explicitly on the command line (`explicit(field)` is true), which win. The file is
+    /// checked whole (unknown keys and wrong types are refused).
+    pub fn given(
+        path: Option<&Path>,
+        flags: &TrainConfig,
+        explicit: impl Fn(&str) -> bool,
+    ) -> Result<Given, ConfigError> {
+        let mut given = Given::new();
+        if let Some(p) = path {
+            let text = std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+                path: p.display().to_string(),
+                source,
+            })?;
+            TrainConfig::from_toml(&text)?;
+            let table: toml::Table =
+                toml::from_str(&text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+            for (key, value) in table {
+                given.insert(key, serde_json::to_value(value).expect("TOML is JSON-like"));
+            }
+        }
+        let flags = serde_json::to_value(flags).expect("config serialises");
+        for (key, value) in flags.as_object().expect("a struct") {
+            if explicit(key) {
+                given.insert(key.clone(), value.clone());
+            }
+        }
+        Ok(given)
+    }
+
+    /// The defaults overridden by the file `path` (if any) and then by the flags given
+    /// explicitly (see [`TrainConfig::given`]), validated.
     pub fn resolve(
         path: Option<&Path>,
         flags: &TrainConfig,
         explicit: impl Fn(&str) -> bool,
     ) -> Result<TrainConfig, ConfigError> {
-        let base = match path {
-            Some(p) => {
-                let text = std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
-                    path: p.display().to_string(),
-                    source,
-                })?;
-                TrainConfig::from_toml(&text)?
-            }
-            None => TrainConfig::default(),
-        };
-        let mut merged = serde_json::to_value(&base).expect("config serialises");
-        let given = serde_json::to_value(flags).expect("config serialises");
-        for (key, value) in given.as_object().expect("a struct").iter() {
-            if explicit(key) {
-                merged[key] = value.clone();
-            }
+        TrainConfig::default().with(&TrainConfig::given(path, flags, explicit)?)
+    }
+
+    /// This configuration with the `given` settings, validated.
+    pub fn with(&self, given: &Given) -> Result<TrainConfig, ConfigError> {
+        let mut merged = serde_json::to_value(self).expect("config serialises");
+        for (key, value) in given {
+            merged[key] = value.clone();
         }
         let config: TrainConfig =
             serde_json::from_value(merged).map_err(|e| ConfigError::Toml(e.to_string()))?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// The configuration of a resumed run: this saved configuration with the `given` settings
+    /// that only change how the rest of the run is watched or scheduled ([`RESUMABLE`]); any
+    /// other given setting must equal the saved one, or the run would not be the same run.
+    pub fn resumed(&self, given: &Given) -> Result<TrainConfig, ConfigError> {
+        let candidate = self.with(given)?;
+        let (saved, wanted) = (
+            serde_json::to_value(self).expect("config serialises"),
+            serde_json::to_value(&candidate).expect("config serialises"),
+        );
+        for key in given.keys() {
+            if !RESUMABLE.contains(&key.as_str()) && saved[key] != wanted[key] {
+                return Err(ConfigError::ChangesRun {
+                    key: key.clone(),
+                    saved: saved[key].to_string(),
+                    given: wanted[key].to_string(),
+                });
+            }
+        }
+        Ok(candidate)
     }
 
     /// The TOML text of this configuration.
@@ -375,6 +450,17 @@ impl TrainConfig {
             c_visit: self.c_visit,
             c_scale: self.c_scale,
             rescale: self.rescale,
+        }
+    }
+
+    /// How evaluation games are played: openings, varied starts, the ply cap of self-play.
+    pub fn eval_match_config(&self) -> ayo_env::tournament::MatchConfig {
+        ayo_env::tournament::MatchConfig {
+            opening_plies: self.eval_opening_plies,
+            varied_starts: self.eval_varied_starts,
+            max_plies: self.max_plies,
+            seed: self.seed,
+            ..Default::default()
         }
     }
 

@@ -1,15 +1,11 @@
-//! Matches between two agents, used by the periodic evaluation during training.
-//!
-//! Both agents get whole batches: every game where an agent is to move goes into one
-//! `choose_batch` call.
+//! Evaluation matches of a network against other agents (in-run evaluation, `ayo train
+//! --evaluate`, the main job): the tournament's one match driver, [`ayo_env::tournament::play`],
+//! with its paired random openings — every pair of games starts from the same few random plies,
+//! one game per seat, so that a deterministic network against a baseline still plays different
+//! games — summed up from the first agent's side.
 
-use ayo_env::{Agent, Player, Rules, Variant, VariantState};
-
-/// A baseline agent from its spec (`random`, `greedy`, `alphabeta:D`, `mcts:N`; see
-/// `ayo_env::agents`).
-pub fn baseline(spec: &str, seed: u64) -> Result<Box<dyn Agent>, ayo_env::agents::AgentSpecError> {
-    ayo_env::agents::parse(spec, seed)
-}
+use ayo_env::tournament::{self, Control, MatchConfig, MatchError};
+use ayo_env::{Agent, Player, Variant};
 
 /// Wins, draws and losses of the first agent.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -19,8 +15,8 @@ pub struct MatchResult {
     pub losses: u32,
     /// Games cut by the ply cap (counted as draws).
     pub truncated: u32,
-    /// Different games among them, identical games (same seats, same moves) counted once: how
-    /// much the agents' randomness varied the games.
+    /// Different games among them, identical games (same start, same seats, same moves)
+    /// counted once: how much the openings and the agents' randomness varied the games.
     pub distinct: u32,
 }
 
@@ -37,99 +33,78 @@ impl MatchResult {
     }
 }
 
-/// `games` games of `a` against `b` from the start position (South first), `a` taking South
-/// in the even games and North in the odd ones; a game longer than `max_plies` is a draw.
+/// `games` games (rounded up to whole pairs) of `a` against `b` under `config` (openings, ply
+/// cap, varied starts), `a` taking each seat once per pair.
 pub fn play_match(
     rules: &Variant,
-    a: &mut dyn Agent,
-    b: &mut dyn Agent,
+    a: Box<dyn Agent>,
+    b: Box<dyn Agent>,
     games: usize,
-    max_plies: u32,
-) -> MatchResult {
-    let mut states: Vec<VariantState> = (0..games).map(|_| rules.start(Player::South)).collect();
-    let seat_of_a = |g: usize| {
-        if g % 2 == 0 {
-            Player::South
-        } else {
-            Player::North
-        }
-    };
+    config: &MatchConfig,
+) -> Result<MatchResult, MatchError> {
+    let mut players = vec![a, b];
+    let schedule = vec![(0, 1); games.div_ceil(2)];
+    let pairs = tournament::play(rules, &mut players, &schedule, config, |_| {
+        Control::Continue
+    })?;
     let mut result = MatchResult::default();
-    let mut moves: Vec<Vec<ayo_env::Action>> = vec![Vec::new(); games];
-    let mut live: Vec<usize> = (0..games).collect();
-    while !live.is_empty() {
-        // Each agent moves in every live game where it is to move (a game may end in between).
-        for is_a in [true, false] {
-            let agent: &mut dyn Agent = if is_a { &mut *a } else { &mut *b };
-            let movers: Vec<usize> = live
-                .iter()
-                .copied()
-                .filter(|&g| {
-                    rules
-                        .to_play(&states[g])
-                        .is_some_and(|p| (p == seat_of_a(g)) == is_a)
-                })
-                .collect();
-            if movers.is_empty() {
-                continue;
-            }
-            let refs: Vec<&VariantState> = movers.iter().map(|&g| &states[g]).collect();
-            let choices = agent.choose_batch(rules, &refs);
-            for (&g, (action, _)) in movers.iter().zip(choices) {
-                rules
-                    .play(&mut states[g], action)
-                    .expect("agents play legal actions");
-                moves[g].push(action);
-            }
-        }
-        live.retain(|&g| {
-            let s = &states[g];
-            if rules.is_terminal(s) {
-                let r = rules.returns(s)[seat_of_a(g).index()];
-                match r.partial_cmp(&0.0) {
-                    Some(std::cmp::Ordering::Greater) => result.wins += 1,
-                    Some(std::cmp::Ordering::Less) => result.losses += 1,
-                    _ => result.draws += 1,
-                }
-                false
-            } else if rules.ply(s) >= max_plies {
-                result.draws += 1;
-                result.truncated += 1;
-                false
+    let mut different = std::collections::HashSet::new();
+    for pair in &pairs {
+        result.truncated += pair.truncated;
+        for (leg, record) in pair.records.iter().enumerate() {
+            let seat_of_a = if leg == 0 {
+                Player::South
             } else {
-                true
+                Player::North
+            };
+            let south = tournament::south_points(record);
+            let points = if seat_of_a == Player::South {
+                south
+            } else {
+                1.0 - south
+            };
+            match points {
+                p if p > 0.5 => result.wins += 1,
+                p if p < 0.5 => result.losses += 1,
+                _ => result.draws += 1,
             }
-        });
+            different.insert((leg, record.start.clone(), record.actions.clone()));
+        }
     }
-    // A game is told apart by the seats and the moves.
-    let different: std::collections::HashSet<(Player, Vec<ayo_env::Action>)> = moves
-        .into_iter()
-        .enumerate()
-        .map(|(g, m)| (seat_of_a(g), m))
-        .collect();
     result.distinct = different.len() as u32;
-    result
+    Ok(result)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ayo_env::{agents, Action, Analysis, Rules, VariantState};
+
+    fn config(opening_plies: u32) -> MatchConfig {
+        MatchConfig {
+            opening_plies,
+            ..Default::default()
+        }
+    }
 
     #[test]
     fn every_game_is_counted_once() {
         let rules: Variant = "oware".parse().unwrap();
-        let (mut a, mut b) = (
-            baseline("random", 1).unwrap(),
-            baseline("greedy", 2).unwrap(),
-        );
-        let r = play_match(&rules, a.as_mut(), b.as_mut(), 10, 1000);
+        let r = play_match(
+            &rules,
+            agents::parse("random", 1).unwrap(),
+            agents::parse("greedy", 2).unwrap(),
+            10,
+            &config(4),
+        )
+        .unwrap();
         assert_eq!(r.games(), 10);
         assert!(r.distinct > 1 && r.distinct <= 10, "{r:?}");
     }
 
-    /// Always the first legal action: every game with the same seats is the same game.
+    /// Always the first legal action: every game from the same start with the same seats is the
+    /// same game.
     struct First;
-    use ayo_env::{Action, Analysis};
     impl Agent for First {
         fn name(&self) -> String {
             "first".into()
@@ -152,9 +127,31 @@ mod tests {
     }
 
     #[test]
-    fn deterministic_agents_play_one_game_per_seat() {
+    fn deterministic_agents_differ_only_by_their_openings() {
         let rules: Variant = "oware".parse().unwrap();
-        let r = play_match(&rules, &mut First, &mut First, 8, 1000);
-        assert_eq!((r.games(), r.distinct), (8, 2), "{r:?}");
+        let from_start = play_match(&rules, Box::new(First), Box::new(First), 8, &config(0));
+        assert_eq!(
+            from_start.map(|r| (r.games(), r.distinct)).unwrap(),
+            (8, 2),
+            "from the start position the 8 games are one game per seat"
+        );
+        let opened = play_match(&rules, Box::new(First), Box::new(First), 8, &config(4)).unwrap();
+        assert!(
+            opened.distinct > 2,
+            "random openings vary the games: {opened:?}"
+        );
+    }
+
+    #[test]
+    fn varied_starts_begin_later_rounds() {
+        let rules: Variant = "ncho".parse().unwrap();
+        let cfg = MatchConfig {
+            opening_plies: 0,
+            varied_starts: true,
+            ..Default::default()
+        };
+        let r = play_match(&rules, Box::new(First), Box::new(First), 40, &cfg).unwrap();
+        assert_eq!(r.games(), 40);
+        assert!(r.distinct > 2, "varied starts give different games: {r:?}");
     }
 }

@@ -17,15 +17,16 @@
 //! checkpoint or evaluate, which never changes the run's course, so a resumed run continues the
 //! same run.
 
-use crate::agent::NetAgent;
+use crate::agent::{load_player, NetAgent};
 use crate::checkpoint::{self, CheckpointMeta};
-use crate::config::TrainConfig;
+use crate::config::{Given, TrainConfig};
 use crate::eval::{self, MatchResult};
 use crate::net::Net;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::SelfPlay;
 use crate::trainer::{Losses, Trainer};
 use anyhow::{bail, Context, Result};
+use ayo_env::tournament::MatchConfig;
 use ayo_env::{Rules, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -184,9 +185,9 @@ impl Run {
         })
     }
 
-    /// Continues the run saved in `dir`. `overrides` may change what does not alter the run's
-    /// meaning (timers, evaluation, threads); the rest must equal the saved configuration.
-    pub fn resume(dir: &Path, overrides: Option<&TrainConfig>) -> Result<Run> {
+    /// Continues the run saved in `dir` with its saved configuration, changed by the `given`
+    /// settings that may change (see [`TrainConfig::resumed`]; others are refused).
+    pub fn resume(dir: &Path, given: &Given) -> Result<Run> {
         let path = dir.join("resume.ot");
         let tensors = checkpoint::load_tensors(&path)?;
         let (net, _) = checkpoint::net_from_tensors(&tensors, &path, crate::device::best_device())?;
@@ -196,30 +197,7 @@ impl Run {
             .context("resume.ot has no run state")?;
         let bytes = Vec::<u8>::try_from(state_t.1.to_kind(tch::Kind::Uint8))?;
         let mut state: RunState = serde_json::from_slice(&bytes).context("resume.ot: run state")?;
-        if let Some(o) = overrides {
-            let mut c = state.config.clone();
-            (
-                c.checkpoint_every_s,
-                c.eval_every_s,
-                c.eval_agent,
-                c.eval_games,
-                c.eval_simulations,
-                c.eval_gumbel_scale,
-                c.threads,
-                c.train_threads,
-            ) = (
-                o.checkpoint_every_s,
-                o.eval_every_s,
-                o.eval_agent.clone(),
-                o.eval_games,
-                o.eval_simulations,
-                o.eval_gumbel_scale,
-                o.threads,
-                o.train_threads,
-            );
-            c.validate()?;
-            state.config = c;
-        }
+        state.config = state.config.resumed(given)?;
         let cfg = state.config;
         let rules = cfg.rules()?;
         let helper = helper_of(&net, &cfg)?;
@@ -438,14 +416,23 @@ impl Run {
         net.copy_from(&self.trainer.net)?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
         me.params = self.cfg.eval_search_params();
-        let mut baseline = eval::baseline(&self.cfg.eval_agent, seed)?;
+        let baseline = load_player(
+            &self.cfg.eval_agent,
+            &self.rules,
+            self.cfg.eval_simulations,
+            seed,
+        )?;
+        let match_config = MatchConfig {
+            seed,
+            ..self.cfg.eval_match_config()
+        };
         let r = eval::play_match(
             &self.rules,
-            &mut me,
-            baseline.as_mut(),
+            Box::new(me),
+            baseline,
             self.cfg.eval_games,
-            self.cfg.max_plies,
-        );
+            &match_config,
+        )?;
         self.counters.evals += 1;
         self.last_eval = self.wall_time_s();
         let name = &self.cfg.eval_agent;
@@ -581,13 +568,13 @@ mod tests {
         std::fs::copy(a.path().join("resume.ot"), b.path().join("resume.ot")).unwrap();
 
         // Straight through: 120 iterations.
-        let mut straight = Run::resume(a.path(), None).unwrap();
+        let mut straight = Run::resume(a.path(), &Given::new()).unwrap();
         straight.quiet();
         for _ in 0..120 {
             straight.iterate();
         }
         // Interrupted after 60 iterations, saved, resumed, 60 more.
-        let mut first = Run::resume(b.path(), None).unwrap();
+        let mut first = Run::resume(b.path(), &Given::new()).unwrap();
         first.quiet();
         for _ in 0..60 {
             first.iterate();
@@ -595,7 +582,7 @@ mod tests {
         first.save().unwrap();
         let steps_at_save = first.trainer.step;
         drop(first);
-        let mut second = Run::resume(b.path(), None).unwrap();
+        let mut second = Run::resume(b.path(), &Given::new()).unwrap();
         second.quiet();
         assert_eq!(second.trainer.step, steps_at_save);
         for _ in 0..60 {

@@ -1,4 +1,4 @@
-//! Batched Gumbel MCTS (Danihelka et al. 2022, with mctx's semantics; see `research/gumbel.md`).
+//! Batched Gumbel MCTS (Danihelka et al. 2022, with mctx's semantics; see `docs/search.md`).
 //!
 //! * Root: Gumbel-Top-k without replacement and sequential halving, driven by the considered-visit
 //!   schedule [`considered_visits`]; the move played is the halving's winner.
@@ -569,7 +569,7 @@ mod tests {
         assert_eq!(sorted, vec![7, 6, 2, 2]);
     }
 
-    /// The toy tree of gumbel.md section 9: states are action paths.
+    /// The toy tree of docs/search.md section 9: states are action paths.
     struct Toy;
     fn toy_net(path: &[u8]) -> (Player, Vec<u8>, [f32; 4], f32) {
         use Player::*;

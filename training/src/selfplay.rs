@@ -1,7 +1,7 @@
 //! Self-play: many games at once, one batched Gumbel search per move for all of them, and the
 //! finished games turned into training positions.
 //!
-//! Targets (gumbel.md section 5): the policy target is the search's improved policy `pi'`; the
+//! Targets (docs/search.md section 5): the policy target is the search's improved policy `pi'`; the
 //! value target is the game's result from the view of the player to move at that decision (a
 //! multi-decision turn gives one position per decision, each from its mover's view); the
 //! auxiliary score target is the final seed difference from the mover's view over half the

@@ -1,4 +1,4 @@
-//! `adi@1` — Adi after Felix Kpodo-Amenu's leaflet (`003_*.txt`; RULES.md sections 5 and 9).
+//! `adi@1` — Adi after Felix Kpodo-Amenu's leaflet (`003_*.txt`; docs/rules.md sections 5 and 9).
 //!
 //! As [`ncho`](super::ncho) (the same drop rule: intermediate fours to the house's owner,
 //! last-seed fours to the sower, the 11th group takes the last), except:

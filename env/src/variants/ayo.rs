@@ -1,4 +1,4 @@
-//! `ayo@1` — the computer Ayo of `004_*.txt` (RULES.md sections 3 and 9).
+//! `ayo@1` — the computer Ayo of `004_*.txt` (docs/rules.md sections 3 and 9).
 //!
 //! Single lap, the origin skipped; a last seed in the opponent's row that makes 2 or 3 takes
 //! that pit and every pit behind it in his row while they hold 2 or 3 (no limit, no grand-slam
@@ -88,7 +88,7 @@ impl Ayo {
         mask
     }
 
-    /// End checks in the order of RULES.md 9: 25 reached, then no legal move (the repetition
+    /// End checks in the order of docs/rules.md 9: 25 reached, then no legal move (the repetition
     /// check is done by the caller, which knows whether this move captured).
     fn settle(&self, s: &mut AyoState) {
         if self.reached(s.position.stores) {

@@ -1,4 +1,4 @@
-//! `ayoayo@1` — Newberry's "ayoyayo" (`000_*.txt`; RULES.md sections 4 and 9).
+//! `ayoayo@1` — Newberry's "ayoyayo" (`000_*.txt`; docs/rules.md sections 4 and 9).
 //!
 //! Single lap, the origin skipped. A last seed in the opponent's row making 2 or 3 takes that
 //! pit and the pits behind it in his row while they hold 2 or 3, **at most five pits**. No

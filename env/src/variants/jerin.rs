@@ -1,4 +1,4 @@
-//! `jerin@1` — J'erin after Newberry (`000_*.txt`; RULES.md sections 5 and 9).
+//! `jerin@1` — J'erin after Newberry (`000_*.txt`; docs/rules.md sections 5 and 9).
 //!
 //! * **Two-house opening**: the first move of every round, when the mover owns two adjacent
 //!   pits of his home row, lifts both (8 seeds) and sows them as one stream from the pit after

@@ -1,6 +1,6 @@
-//! `jodu@1` — J'odu (RULES.md sections 6 and 9). **Not from the seeds**: `000_*.txt` names the
+//! `jodu@1` — J'odu (docs/rules.md sections 6 and 9). **Not from the seeds**: `000_*.txt` names the
 //! game but stops before describing it; these rules are Murray (1951) as encoded by Ludii's
-//! `J'odu.lud` (rules-sources 3.5).
+//! `J'odu.lud` (docs/sources.md 3.5).
 //!
 //! Relay sowing from a pit of the mover's own row, the origin not skipped: a last seed in an
 //! occupied pit lifts it and sowing goes on. When the last seed falls into an empty pit of the
@@ -9,7 +9,7 @@
 //! A move must leave the opponent's row non-empty if any (terminating) move can. A move whose
 //! relay never ends is illegal; a player with seeds whose every move never ends passes. When the
 //! player to move has no seed in his row the game ends and each player adds his own row (also
-//! when neither player can move — RULES.md is silent there). No repetition rule (only the env's
+//! when neither player can move — docs/rules.md is silent there). No repetition rule (only the env's
 //! `max_plies`). Most seeds wins; 24–24 is a draw.
 
 use crate::action::{Action, ActionMask};

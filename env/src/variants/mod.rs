@@ -1,4 +1,4 @@
-//! One file per variant, each reading like its section of RULES.md.
+//! One file per variant, each reading like its section of docs/rules.md.
 
 pub mod adi;
 pub mod ayo;

@@ -1,4 +1,4 @@
-//! `ncho@1` — the Igbo fours game of `001_*.txt` ("The Game of Ayo"; RULES.md sections 5 and 9).
+//! `ncho@1` — the Igbo fours game of `001_*.txt` ("The Game of Ayo"; docs/rules.md sections 5 and 9).
 //!
 //! Relay sowing from any house the mover owns. An intermediate drop that makes a pit exactly 4
 //! gives those four at once to the house's **owner** and sowing goes on; a last seed that makes

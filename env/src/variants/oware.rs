@@ -1,4 +1,4 @@
-//! `oware@1` — Abapa exactly as OpenSpiel's `oware` (RULES.md section 2).
+//! `oware@1` — Abapa exactly as OpenSpiel's `oware` (docs/rules.md section 2).
 //!
 //! Single lap, the origin skipped; a last seed in the opponent's row that makes 2 or 3 takes
 //! that pit and the pits behind it while they hold 2 or 3, unless that would take every seed

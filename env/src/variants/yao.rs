@@ -1,5 +1,5 @@
 //! `yao@1` — the four-row Yao game of Nyasaland (Sanderson 1913, seed `002_*.txt`;
-//! RULES.md section 7, research/rules-sources.md section 6 and defaults 11.6).
+//! docs/rules.md section 7, docs/sources.md section 6 and defaults 11.6).
 //!
 //! Each player owns two rows of eight holes: his **back row** (nearest him) and his **front row**
 //! (the two centre rows face each other). Hole names follow the article, each row read from its
@@ -669,7 +669,7 @@ impl Yao {
             if !s.legal.is_empty() {
                 return;
             }
-            s.to_move = !p; // every move never ends: he passes (RULES.md 1)
+            s.to_move = !p; // every move never ends: he passes (docs/rules.md 1)
         }
         self.end(s, Status::Drawn);
     }

@@ -3,7 +3,6 @@
 //! in `docs/engine.md`; every answer is one or more lines, errors are `error …` lines and never
 //! end the engine.
 
-use super::players;
 use anyhow::Result;
 use ayo_env::{Action, Agent, Player, Rules, Variant, VariantState};
 use std::io::{BufRead, Write};
@@ -28,7 +27,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = super::variant(&a.variant, a.options.as_deref())?;
-    let mut agent = players::load(&a.agent, &rules, a.sims, a.seed)?;
+    let mut agent = ayo_train::agent::load_player(&a.agent, &rules, a.sims, a.seed)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     serve(&rules, agent.as_mut(), stdin.lock(), stdout.lock())?;

@@ -4,7 +4,6 @@ pub mod bench;
 pub mod engine;
 pub mod perft;
 pub mod play;
-pub mod players;
 pub mod plot;
 pub mod replay;
 pub mod rules;

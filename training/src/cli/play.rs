@@ -3,7 +3,6 @@
 //! estimate are shown, and input that is not a legal move is answered with a message and a new
 //! prompt. The game can be saved as a record for `ayo replay`.
 
-use super::players;
 use anyhow::{bail, Context, Result};
 use ayo_env::{Action, Agent, GameRecord, Player, Rules, Variant, VariantState};
 use std::io::{BufRead, Write};
@@ -40,7 +39,7 @@ pub fn run(a: Args) -> Result<()> {
         "north" | "n" | "1" => Player::North,
         other => bail!("--seat {other:?}: expected south or north"),
     };
-    let mut agent = players::load(&a.agent, &rules, a.sims, a.seed)?;
+    let mut agent = ayo_train::agent::load_player(&a.agent, &rules, a.sims, a.seed)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let record = play(&rules, agent.as_mut(), seat, stdin.lock(), stdout.lock())?;

@@ -4,7 +4,6 @@
 //! a record for `ayo replay`. `--sprt` stops a two-player match as soon as the test decides;
 //! `--run DIR` rates a training run's checkpoints and plots Elo against training step.
 
-use super::players;
 use anyhow::{bail, Context, Result};
 use ayo_env::rating::{
     rate, CrossTable, GamePair, Pentanomial, RateConfig, Ratings, Sprt, SprtDecision, Wdl,
@@ -154,8 +153,10 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
     let mut agents: Vec<Box<dyn Agent>> = specs
         .iter()
         .enumerate()
-        .map(|(i, spec)| players::load(spec, rules, a.sims, a.seed.wrapping_add(1 + i as u64)))
-        .collect::<Result<_>>()?;
+        .map(|(i, spec)| {
+            ayo_train::agent::load_player(spec, rules, a.sims, a.seed.wrapping_add(1 + i as u64))
+        })
+        .collect::<Result<_, _>>()?;
     let names = unique_names(&agents);
     let n = agents.len();
     let rounds = a.games.div_ceil(2).max(1);
@@ -183,6 +184,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         concurrency: a.concurrency,
         seed: a.seed,
         detail: false,
+        varied_starts: false,
     };
     let games_dir = match (&a.out, a.no_records) {
         (Some(out), false) => {

@@ -1,8 +1,9 @@
 //! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
 
 use anyhow::{Context, Result};
-use ayo_env::{Player, Rules};
-use ayo_train::agent::NetAgent;
+use ayo_env::tournament::MatchConfig;
+use ayo_env::{Player, Rules, Variant};
+use ayo_train::agent::{load_player, NetAgent};
 use ayo_train::config::TrainConfig;
 use ayo_train::eval;
 use ayo_train::net::Net;
@@ -41,6 +42,10 @@ pub struct Args {
     /// Baseline agents of --evaluate, comma-separated (e.g. `mcts:1000,alphabeta:6`).
     #[arg(long, default_value = "mcts:1000,alphabeta:6")]
     against: String,
+    /// With --evaluate: options of the games played on top of the checkpoint's, e.g.
+    /// `episode=match` to play whole matches with a network trained on rounds.
+    #[arg(long, default_value = "")]
+    play_options: String,
     /// With --evaluate: also draw the learning curve (score against each agent by minutes of
     /// training) into this PNG.
     #[arg(long)]
@@ -68,19 +73,26 @@ pub fn run(a: Args) -> Result<()> {
             })
             .unwrap_or(false)
     };
-    let cfg = TrainConfig::resolve(a.config.as_deref(), &a.train, explicit)?;
+    let given = TrainConfig::given(a.config.as_deref(), &a.train, explicit)?;
+    let cfg = TrainConfig::default().with(&given)?;
     tch::set_num_threads(cfg.threads as i32);
     if a.bench {
         return bench(&cfg);
     }
     if !a.evaluate.is_empty() {
-        return evaluate(&a.evaluate, &a.against, a.curve.as_deref(), &cfg);
+        return evaluate(
+            &a.evaluate,
+            &a.against,
+            &a.play_options,
+            a.curve.as_deref(),
+            &cfg,
+        );
     }
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
     });
     let mut run = if a.resume {
-        Run::resume(&out, Some(&cfg))
+        Run::resume(&out, &given)
             .with_context(|| format!("cannot resume the run in {}", out.display()))?
     } else {
         Run::create(cfg, &out)?
@@ -180,19 +192,22 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// Plays every checkpoint against every baseline (`cfg.eval_games` games, both seats, root
-/// noise `cfg.eval_gumbel_scale`) and
-/// prints CSV: `checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,
-/// losses,score,distinct` (`distinct`: different games, identical ones counted once). With
-/// `curve`, draws the scores by minutes of training into that PNG.
+/// Plays every checkpoint against every player of `against` (`cfg.eval_games` games in
+/// seat-swapped pairs from shared random openings of `eval_opening_plies`, varied starts with
+/// `eval_varied_starts`, root noise `cfg.eval_gumbel_scale`; the games' options are the
+/// checkpoint's plus `play_options`) and prints CSV: `checkpoint,step,wall_time_s,positions,
+/// agent,simulations,games,wins,draws,losses,score,distinct,truncated` (`distinct`: different
+/// games, identical ones counted once; `truncated`: games cut by the ply cap, counted as
+/// draws). With `curve`, draws the scores by minutes of training into that PNG.
 fn evaluate(
     checkpoints: &[PathBuf],
     against: &str,
+    play_options: &str,
     curve: Option<&std::path::Path>,
     cfg: &TrainConfig,
 ) -> Result<()> {
     println!(
-        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct"
+        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated"
     );
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     let mut variant = String::new();
@@ -201,18 +216,19 @@ fn evaluate(
             let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
             me.params.gumbel_scale = cfg.eval_gumbel_scale;
             let meta = me.meta.clone().expect("loaded from a checkpoint");
-            let rules = meta.rules()?;
+            let mut rules = meta.rules()?;
+            for (key, value) in Variant::parse_options(play_options)? {
+                rules.set_option(&key, &value)?;
+            }
             me.check_rules(&rules)?;
-            let mut other = eval::baseline(spec, cfg.seed.wrapping_add(1))?;
-            let r = eval::play_match(
-                &rules,
-                &mut me,
-                other.as_mut(),
-                cfg.eval_games,
-                cfg.max_plies.max(1000),
-            );
+            let other = load_player(spec, &rules, cfg.eval_simulations, cfg.seed.wrapping_add(1))?;
+            let match_config = MatchConfig {
+                max_plies: cfg.max_plies.max(meta.config.max_plies),
+                ..cfg.eval_match_config()
+            };
+            let r = eval::play_match(&rules, Box::new(me), other, cfg.eval_games, &match_config)?;
             println!(
-                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{}",
+                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{}",
                 path.display(),
                 meta.step,
                 meta.wall_time_s,
@@ -223,7 +239,8 @@ fn evaluate(
                 r.draws,
                 r.losses,
                 r.score(),
-                r.distinct
+                r.distinct,
+                r.truncated
             );
             variant = rules.id();
             let point = (meta.wall_time_s / 60.0, r.score());

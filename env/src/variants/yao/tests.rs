@@ -1,4 +1,4 @@
-//! One test per rule clause of `yao` (Sanderson's rules I–XX as condensed in rules-sources 6.3,
+//! One test per rule clause of `yao` (Sanderson's rules I–XX as condensed in docs/sources.md 6.3,
 //! executable in 6.4, with the defaults of 11.6): setup notation → action → expected notation.
 //! Every expected position was worked out by hand from the rule text, man by man (the comments
 //! give the walk); rows are written from their owner's left, `front / back`.
@@ -343,7 +343,7 @@ fn the_gambit_forces_the_two_opening_moves_and_b_places_in_od() {
         assert_eq!(y.legal_mask(&s).to_vec(), vec![begin_action(5, false)]);
         y.play(&mut s, begin_action(5, false)).unwrap();
     }
-    // Fig. 3 (rules-sources 6.5): A front 0 0 0 1 7 0 2 0, B front 0 1 1 1 7 0 2 0, 21/21;
+    // Fig. 3 (docs/sources.md 6.5): A front 0 0 0 1 7 0 2 0, B front 0 1 1 1 7 0 2 0, 21/21;
     // B's V, Ob and Rb are in opposition.
     assert_eq!(
         y.notation(&s),
