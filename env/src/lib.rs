@@ -22,6 +22,7 @@ pub mod player;
 pub mod rating;
 pub mod record;
 pub mod relay;
+pub mod report;
 pub mod repetition;
 pub mod rng;
 pub mod rules;

@@ -125,9 +125,17 @@ impl std::str::FromStr for Variant {
     }
 }
 
+/// `name@version`, with the options that differ from the preset's in parentheses:
+/// `ncho@1 (episode=match)`.
 impl std::fmt::Display for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.id())
+        f.write_str(&self.id())?;
+        let options = self.options();
+        if !options.is_empty() {
+            let pairs: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            write!(f, " ({})", pairs.join(","))?;
+        }
+        Ok(())
     }
 }
 

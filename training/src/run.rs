@@ -21,6 +21,7 @@ use crate::agent::{load_player, NetAgent};
 use crate::checkpoint::{self, CheckpointMeta};
 use crate::config::{Given, TrainConfig};
 use crate::eval::{self, MatchResult};
+use crate::logger::{metric, Logger};
 use crate::net::Net;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::SelfPlay;
@@ -31,7 +32,6 @@ use ayo_env::{Rules, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tch::Tensor;
@@ -88,41 +88,6 @@ struct Window {
     length_sum: u64,
     selfplay_s: f64,
     train_s: f64,
-}
-
-/// JSONL and TensorBoard logs with the same scalar names.
-pub struct Logger {
-    jsonl: std::fs::File,
-    tb: tensorboard_rs::summary_writer::SummaryWriter,
-}
-
-impl Logger {
-    pub fn open(dir: &Path) -> Result<Logger> {
-        let jsonl = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(dir.join("train.jsonl"))
-            .context("cannot open train.jsonl")?;
-        let tb = tensorboard_rs::summary_writer::SummaryWriter::new(dir.join("tb"));
-        Ok(Logger { jsonl, tb })
-    }
-
-    /// Writes `scalars` at `step` (self-play positions so far).
-    pub fn log(&mut self, step: u64, wall_time_s: f64, scalars: &[(String, f64)]) {
-        let mut obj = serde_json::Map::new();
-        obj.insert("step".into(), step.into());
-        obj.insert(
-            "wall_time_s".into(),
-            serde_json::json!((wall_time_s * 10.0).round() / 10.0),
-        );
-        for (k, v) in scalars {
-            obj.insert(k.clone(), serde_json::json!(v));
-            self.tb.add_scalar(k, *v as f32, step as usize);
-        }
-        let _ = writeln!(self.jsonl, "{}", serde_json::Value::Object(obj));
-        let _ = self.jsonl.flush();
-        self.tb.flush();
-    }
 }
 
 /// A training run in its folder.
@@ -313,37 +278,37 @@ impl Run {
         self.window.start_wall = wall;
         let dt = (wall - w.start_wall).max(1e-9);
         let mut s: Vec<(String, f64)> = vec![
-            ("charts/positions_per_s".into(), w.positions as f64 / dt),
-            ("charts/games_per_s".into(), w.games as f64 / dt),
-            ("charts/evaluations_per_s".into(), w.evaluations as f64 / dt),
+            (metric::POSITIONS_PER_S.into(), w.positions as f64 / dt),
+            (metric::GAMES_PER_S.into(), w.games as f64 / dt),
+            (metric::EVALUATIONS_PER_S.into(), w.evaluations as f64 / dt),
             (
-                "charts/samples_per_s".into(),
+                metric::SAMPLES_PER_S.into(),
                 (w.steps * self.cfg.batch_size as u64) as f64 / dt,
             ),
             (
-                "charts/selfplay_fraction".into(),
+                metric::SELFPLAY_FRACTION.into(),
                 w.selfplay_s / (w.selfplay_s + w.train_s).max(1e-9),
             ),
-            ("charts/games".into(), self.selfplay.games as f64),
-            ("charts/positions".into(), self.selfplay.positions as f64),
-            ("charts/train_steps".into(), self.trainer.step as f64),
-            ("charts/buffer_size".into(), self.buffer.len() as f64),
+            (metric::GAMES.into(), self.selfplay.games as f64),
+            (metric::POSITIONS.into(), self.selfplay.positions as f64),
+            (metric::TRAIN_STEPS.into(), self.trainer.step as f64),
+            (metric::BUFFER_SIZE.into(), self.buffer.len() as f64),
         ];
         if w.games > 0 {
             s.push((
-                "charts/game_length".into(),
+                metric::GAME_LENGTH.into(),
                 w.length_sum as f64 / w.games as f64,
             ));
         }
         if w.steps > 0 {
             let l = scale(w.losses, 1.0 / w.steps as f64);
             s.extend([
-                ("losses/policy".into(), l.policy),
-                ("losses/value".into(), l.value),
-                ("losses/score".into(), l.score),
-                ("losses/total".into(), l.total),
-                ("losses/policy_entropy".into(), l.entropy),
-                ("charts/learning_rate".into(), l.lr),
+                (metric::LOSS_POLICY.into(), l.policy),
+                (metric::LOSS_VALUE.into(), l.value),
+                (metric::LOSS_SCORE.into(), l.score),
+                (metric::LOSS_TOTAL.into(), l.total),
+                (metric::POLICY_ENTROPY.into(), l.entropy),
+                (metric::LEARNING_RATE.into(), l.lr),
             ]);
         }
         self.log(&s);
@@ -437,9 +402,9 @@ impl Run {
         self.last_eval = self.wall_time_s();
         let name = &self.cfg.eval_agent;
         self.log(&[
-            (format!("eval/win_rate_vs_{name}"), r.win_rate()),
-            (format!("eval/score_vs_{name}"), r.score()),
-            ("eval/train_steps".into(), self.trainer.step as f64),
+            (metric::eval_win_rate(name), r.win_rate()),
+            (metric::eval_score(name), r.score()),
+            (metric::EVAL_TRAIN_STEPS.into(), self.trainer.step as f64),
         ]);
         Ok(r)
     }

@@ -121,3 +121,47 @@ fn resume_keeps_the_saved_settings_and_refuses_changes() {
     );
     assert_eq!(saved_config(&run)["lr"], serde_json::json!(0.003));
 }
+
+#[test]
+fn tournament_of_a_run_uses_the_runs_variant_options() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("tiny.toml");
+    let tiny = TINY
+        .replace(
+            "variant = \"ayo\"",
+            "variant = \"ncho\"\noptions = \"episode=match\"",
+        )
+        .replace("max_plies = 40", "max_plies = 60");
+    std::fs::write(&config, tiny).unwrap();
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let trained = ayo(&[
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        run_s,
+        "--iterations",
+        "20",
+    ]);
+    assert!(trained.status.success(), "{}", text(&trained));
+    let rated = ayo(&[
+        "tournament",
+        "--run",
+        run_s,
+        "--players",
+        "random",
+        "--games",
+        "2",
+        "--sims",
+        "2",
+        "--max-plies",
+        "60",
+    ]);
+    let out = text(&rated);
+    assert!(rated.status.success(), "{out}");
+    assert!(
+        out.contains("episode=match"),
+        "the tournament should play the run's options: {out}"
+    );
+}

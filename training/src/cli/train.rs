@@ -6,6 +6,7 @@ use ayo_env::{Player, Rules, Variant};
 use ayo_train::agent::{load_player, NetAgent};
 use ayo_train::config::TrainConfig;
 use ayo_train::eval;
+use ayo_train::logger::metric;
 use ayo_train::net::Net;
 use ayo_train::replay::ReplayBuffer;
 use ayo_train::run::Run;
@@ -120,6 +121,7 @@ pub fn run(a: Args) -> Result<()> {
     );
     let start = Instant::now();
     let mut last_log = Instant::now();
+    let mut last_line = Instant::now();
     let mut iterations = 0u64;
     loop {
         if STOP.load(Ordering::SeqCst) {
@@ -142,16 +144,22 @@ pub fn run(a: Args) -> Result<()> {
                     .map(|(_, v)| *v)
                     .unwrap_or(f64::NAN)
             };
-            bar.set_message(format!(
+            let progress = format!(
                 "{} games {:.1} games/s {:.0} pos/s | step {} loss p {:.3} v {:.3} s {:.3}",
                 run.selfplay.games,
-                get("charts/games_per_s"),
-                get("charts/positions_per_s"),
+                get(metric::GAMES_PER_S),
+                get(metric::POSITIONS_PER_S),
                 run.trainer.step,
-                get("losses/policy"),
-                get("losses/value"),
-                get("losses/score"),
-            ));
+                get(metric::LOSS_POLICY),
+                get(metric::LOSS_VALUE),
+                get(metric::LOSS_SCORE),
+            );
+            // Without a terminal (a log file, CI) the bar is hidden: a plain line every 30 s.
+            if bar.is_hidden() && last_line.elapsed() >= Duration::from_secs(30) {
+                last_line = Instant::now();
+                println!("{:.0} s: {progress}", start.elapsed().as_secs_f64());
+            }
+            bar.set_message(progress);
             if budget.is_some() {
                 bar.set_position(start.elapsed().as_secs());
             } else {

@@ -1,0 +1,363 @@
+//! The report of a tournament: the Elo table with its intervals, the likelihood of
+//! superiority, the cross-table with pentanomial counts and the SPRT verdict — built from the
+//! played pairs, rendered as text tables, written as JSON and CSV (`ayo tournament`).
+
+use crate::agent::Agent;
+use crate::rating::{CrossTable, GamePair, Ratings, Sprt, SprtDecision, Wdl};
+use crate::tournament::PlayedPair;
+use crate::variant::Variant;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A report file that could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {path}: {source}")]
+pub struct ReportError {
+    pub path: PathBuf,
+    pub source: std::io::Error,
+}
+
+/// One row of the Elo table.
+#[derive(Serialize)]
+pub struct RatingRow {
+    pub rank: usize,
+    pub name: String,
+    pub elo: f64,
+    pub low: f64,
+    pub high: f64,
+    pub games: u32,
+    /// Share of the points, 0 to 1.
+    pub score: f64,
+    /// Share of drawn games, 0 to 1.
+    pub draws: f64,
+}
+
+/// One pairing of the cross-table, from `player`'s side.
+#[derive(Serialize)]
+pub struct CrossRow {
+    pub player: String,
+    pub opponent: String,
+    pub as_south: Wdl,
+    pub as_north: Wdl,
+    /// Pairs scoring 0, ½, 1, 1½, 2 points (LL, LD, DD+WL, WD, WW).
+    pub pentanomial: [u32; 5],
+}
+
+#[derive(Serialize)]
+pub struct SprtReport {
+    #[serde(flatten)]
+    pub test: Sprt,
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub decision: SprtDecision,
+    pub pairs: u32,
+}
+
+/// Everything `ayo tournament` writes to `tournament.json`.
+#[derive(Serialize)]
+pub struct Report {
+    pub variant: String,
+    pub players: Vec<String>,
+    pub anchor: String,
+    pub confidence: f64,
+    pub pairs: usize,
+    pub games: usize,
+    pub truncated_games: u32,
+    pub opening_plies: u32,
+    pub seed: u64,
+    pub seconds: f64,
+    pub ratings: Vec<RatingRow>,
+    /// `los[i][j]`: likelihood that player `i` is stronger than player `j`.
+    pub los: Vec<Vec<f64>>,
+    pub crosstable: Vec<CrossRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtReport>,
+}
+
+/// The report of a finished tournament: ratings ordered by Elo, the cross-table, the SPRT.
+#[allow(clippy::too_many_arguments)]
+pub fn build(
+    opening_plies: u32,
+    seed: u64,
+    rules: &Variant,
+    names: &[String],
+    played: &[PlayedPair],
+    ratings: &Ratings,
+    seconds: f64,
+    sprt: Option<SprtReport>,
+) -> Report {
+    let n = names.len();
+    let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+    let table = CrossTable::new(n, &pairs);
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&i, &j| ratings.elo[j].total_cmp(&ratings.elo[i]));
+    let rows = order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| {
+            let draws: u32 = (0..n).map(|j| table.total(i, j).draws).sum();
+            let games = ratings.games[i];
+            RatingRow {
+                rank: rank + 1,
+                name: names[i].clone(),
+                elo: ratings.elo[i],
+                low: ratings.low[i],
+                high: ratings.high[i],
+                games,
+                score: ratings.points[i] / games.max(1) as f64,
+                draws: draws as f64 / games.max(1) as f64,
+            }
+        })
+        .collect();
+    let mut crosstable = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            if i != j && table.total(i, j).games() > 0 {
+                crosstable.push(CrossRow {
+                    player: names[i].clone(),
+                    opponent: names[j].clone(),
+                    as_south: table.seats[i][j][0],
+                    as_north: table.seats[i][j][1],
+                    pentanomial: table.pentanomial[i][j].counts,
+                });
+            }
+        }
+    }
+    Report {
+        variant: rules.to_string(),
+        players: names.to_vec(),
+        anchor: names[ratings.anchor].clone(),
+        confidence: ratings.confidence,
+        pairs: played.len(),
+        games: 2 * played.len(),
+        truncated_games: played.iter().map(|p| p.truncated).sum(),
+        opening_plies,
+        seed,
+        seconds,
+        ratings: rows,
+        los: ratings.los.clone(),
+        crosstable,
+        sprt,
+    }
+}
+
+/// The report as text tables.
+pub fn render(r: &Report) -> String {
+    let mut s = String::new();
+    let width = r.players.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+    let _ = writeln!(
+        s,
+        "{} — {} games in {} pairs ({} plies of random opening), {:.1} s; Elo anchored on {}",
+        r.variant, r.games, r.pairs, r.opening_plies, r.seconds, r.anchor
+    );
+    if r.truncated_games > 0 {
+        let _ = writeln!(
+            s,
+            "{} games cut by the ply cap (scored draws)",
+            r.truncated_games
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n{:>4}  {:<width$}  {:>7}  {:>18}  {:>6}  {:>6}  {:>6}",
+        "Rank",
+        "Player",
+        "Elo",
+        format!("{:.0}% interval", r.confidence * 100.0),
+        "Games",
+        "Score",
+        "Draws"
+    );
+    for row in &r.ratings {
+        let _ = writeln!(
+            s,
+            "{:>4}  {:<width$}  {:>+7.1}  [{:>+7.1}, {:>+7.1}]  {:>6}  {:>5.1}%  {:>5.1}%",
+            row.rank,
+            row.name,
+            row.elo,
+            row.low,
+            row.high,
+            row.games,
+            100.0 * row.score,
+            100.0 * row.draws
+        );
+    }
+    if r.players.len() > 2 {
+        let _ = writeln!(
+            s,
+            "\nLikelihood of superiority (row stronger than column), %:"
+        );
+        let label = width + 4;
+        let _ = write!(s, "{:<label$}", "");
+        for k in 1..=r.players.len() {
+            let _ = write!(s, "  {k:>5}");
+        }
+        let _ = writeln!(s);
+        for (i, name) in r.players.iter().enumerate() {
+            let _ = write!(s, "{:<label$}", format!("{:>2} {name}", i + 1));
+            for j in 0..r.players.len() {
+                if i == j {
+                    let _ = write!(s, "  {:>5}", "-");
+                } else {
+                    let _ = write!(s, "  {:>5.1}", 100.0 * r.los[i][j]);
+                }
+            }
+            let _ = writeln!(s);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW):"
+    );
+    for row in r.crosstable.iter().filter(|row| {
+        let i = r.players.iter().position(|n| *n == row.player).unwrap_or(0);
+        let j = r
+            .players
+            .iter()
+            .position(|n| *n == row.opponent)
+            .unwrap_or(0);
+        i < j
+    }) {
+        let p = row.pentanomial;
+        let _ = writeln!(
+            s,
+            "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}",
+            row.player,
+            row.opponent,
+            row.as_south.to_string(),
+            row.as_north.to_string(),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
+    }
+    if let Some(t) = &r.sprt {
+        let verdict = match t.decision {
+            SprtDecision::AcceptH1 => "H1 accepted: the new player is stronger",
+            SprtDecision::AcceptH0 => "H0 accepted: the new player is not stronger",
+            SprtDecision::Continue => "undecided (game limit reached)",
+        };
+        let _ = writeln!(
+            s,
+            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) after {} pairs — {verdict}",
+            t.test.elo0, t.test.elo1, t.test.alpha, t.test.beta, t.llr, t.lower, t.upper, t.pairs
+        );
+    }
+    s
+}
+
+/// Writes `tournament.json`, `tournament.txt`, `ratings.csv`, `crosstable.csv` and `los.csv`
+/// into `out`.
+pub fn write(out: &Path, r: &Report) -> Result<(), ReportError> {
+    std::fs::create_dir_all(out).map_err(|source| ReportError {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    let write = |name: &str, text: String| -> Result<(), ReportError> {
+        let path = out.join(name);
+        std::fs::write(&path, text).map_err(|source| ReportError { path, source })
+    };
+    write(
+        "tournament.json",
+        serde_json::to_string_pretty(r).expect("the report serialises"),
+    )?;
+    write("tournament.txt", render(r))?;
+    let mut csv = String::from("rank,name,elo,low,high,games,score,draws\n");
+    for row in &r.ratings {
+        let _ = writeln!(
+            csv,
+            "{},{},{:.2},{:.2},{:.2},{},{:.4},{:.4}",
+            row.rank,
+            quote(&row.name),
+            row.elo,
+            row.low,
+            row.high,
+            row.games,
+            row.score,
+            row.draws
+        );
+    }
+    write("ratings.csv", csv)?;
+    let mut csv = String::from(
+        "player,opponent,south_w,south_d,south_l,north_w,north_d,north_l,pairs_ll,pairs_ld,pairs_dd_wl,pairs_wd,pairs_ww\n",
+    );
+    for row in &r.crosstable {
+        let (s, n, p) = (row.as_south, row.as_north, row.pentanomial);
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            quote(&row.player),
+            quote(&row.opponent),
+            s.wins,
+            s.draws,
+            s.losses,
+            n.wins,
+            n.draws,
+            n.losses,
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4]
+        );
+    }
+    write("crosstable.csv", csv)?;
+    let mut csv = String::from("player");
+    for name in &r.players {
+        csv.push(',');
+        csv.push_str(&quote(name));
+    }
+    csv.push('\n');
+    for (i, name) in r.players.iter().enumerate() {
+        csv.push_str(&quote(name));
+        for x in &r.los[i] {
+            let _ = write!(csv, ",{x:.4}");
+        }
+        csv.push('\n');
+    }
+    write("los.csv", csv)?;
+    Ok(())
+}
+
+/// A CSV field, quoted when it holds a comma or a quote.
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+/// Writes both game records of `pair` into `dir` (`pair-NNNNN-a.json`, `…-b.json`).
+pub fn write_pair(dir: &Path, pair: &PlayedPair) -> Result<(), ReportError> {
+    for (leg, record) in pair.records.iter().enumerate() {
+        let path = dir.join(format!(
+            "pair-{:05}-{}.json",
+            pair.index + 1,
+            ["a", "b"][leg]
+        ));
+        std::fs::write(&path, record.to_json()).map_err(|source| ReportError { path, source })?;
+    }
+    Ok(())
+}
+
+/// Agent names, made unique by a `#k` suffix where the same agent plays twice.
+pub fn unique_names(agents: &[Box<dyn Agent>]) -> Vec<String> {
+    let raw: Vec<String> = agents.iter().map(|a| a.name()).collect();
+    raw.iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let same = raw.iter().filter(|n| *n == name).count();
+            if same > 1 {
+                let k = raw[..=i].iter().filter(|n| *n == name).count();
+                format!("{name}#{k}")
+            } else {
+                name.clone()
+            }
+        })
+        .collect()
+}
