@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh machine: installs what it needs (the project
-# virtualenv with torch==2.13.0 for libtorch, numpy, pytest, gymnasium, pettingzoo, open_spiel),
-# then the Rust workspace's tests (rules, perft, conformance, OpenSpiel differential, env,
-# agents, training smoke runs, tournaments, CLI) and the Python package's tests.
+# virtualenv with torch==2.13.0 for libtorch, numpy, pytest, gymnasium, pettingzoo, open_spiel;
+# cargo-fuzz for the fuzz targets), checks formatting, lints and docs, then runs the Rust
+# workspace's tests (rules, perft, conformance, OpenSpiel differential, env, agents, training,
+# tournaments, CLI) in the release profile — the main job's, so the workspace compiles once for
+# both — a short run of every fuzz target, and the Python package's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup-venv.sh
 source scripts/env.sh
 
-echo "== cargo test (workspace) =="
-cargo test --workspace --no-fail-fast
+echo "== cargo fmt --check =="
+cargo fmt --all --check
 
-if [ -f scripts/test-python.sh ]; then
-    echo "== python package tests =="
-    bash scripts/test-python.sh
+echo "== cargo clippy (warnings are errors) =="
+cargo clippy --release --workspace --all-targets -- -D warnings
+
+echo "== cargo doc (warnings are errors) =="
+RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
+
+echo "== cargo test (workspace, release profile) =="
+cargo test --release --workspace --no-fail-fast
+
+if [ -f scripts/fuzz.sh ]; then
+    echo "== fuzz targets, short run =="
+    bash scripts/fuzz.sh short
 fi
+
+echo "== python package tests =="
+bash scripts/test-python.sh

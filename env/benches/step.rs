@@ -8,37 +8,34 @@ use ayo_env::{
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-/// `(variant, depth, count)` from the shared perft file.
-fn perft_cases() -> Vec<(String, u32, u64)> {
-    let text = include_str!("../../tests/data/perft.txt");
-    assert!(
-        text.contains("# Source:"),
-        "perft data must name its source"
-    );
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f[0].into(), f[1].parse().unwrap(), f[2].parse().unwrap())
-        })
-        .collect()
-}
-
 fn bench_perft(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
-    for (name, depth, count) in perft_cases() {
+    let cases = perft::parse_perft_file(include_str!("../../tests/data/perft.txt"))
+        .expect("a valid perft file");
+    for perft::PerftCase {
+        variant: name,
+        depth,
+        count,
+    } in cases
+    {
         // Depths of 100 000 to 1 000 000 sequences: long enough to time, short enough to repeat.
         if !(100_000..1_000_000).contains(&count) {
             continue;
         }
-        let Ok(v) = name.parse::<Variant>() else {
-            continue;
-        };
+        let v: Variant = name
+            .parse()
+            .unwrap_or_else(|e| panic!("perft file names variant {name}: {e}"));
         let start = v.start(Player::South);
         g.throughput(Throughput::Elements(count));
         g.bench_function(format!("{name} depth {depth}"), |b| {
-            b.iter(|| assert_eq!(perft(&v, &start, depth), count, "{name} perft({depth})"))
+            b.iter(|| {
+                assert_eq!(
+                    perft::perft(&v, &start, depth),
+                    count,
+                    "{name} perft({depth})"
+                )
+            })
         });
     }
     g.finish();

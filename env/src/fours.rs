@@ -574,7 +574,7 @@ impl<V: FoursRules> Rules for Fours<V> {
     /// South won `g`–`12 − g` groups, `g` one of 1..=11 but 6 (so the houses are unequally
     /// owned), `first` to move; the rest are [`Rules::start`].
     fn training_start(&self, first: Player, variety: u64) -> FoursState {
-        if self.episode != Episode::Round || variety % 2 == 0 {
+        if self.episode != Episode::Round || variety.is_multiple_of(2) {
             return self.start(first);
         }
         let g = [1, 2, 3, 4, 5, 7, 8, 9, 10, 11][(variety / 2 % 10) as usize];

@@ -2,7 +2,7 @@
 //!
 //! Pure rules, boards and batches; nothing of torch. One [`Rules`] trait that every variant
 //! implements (one file per variant in [`variants`]), a runtime [`Variant`] enum that
-//! dispatches to them, [`GameRecord`]s, [`perft`], the [`Agent`] abstraction with the classic
+//! dispatches to them, [`GameRecord`]s, [`perft()`], the [`Agent`] abstraction with the classic
 //! baseline [`agents`], and the vectorised environment [`VecEnv`].
 //!
 //! ```
@@ -22,8 +22,8 @@ pub mod player;
 pub mod rating;
 pub mod record;
 pub mod relay;
-pub mod report;
 pub mod repetition;
+pub mod report;
 pub mod rng;
 pub mod rules;
 pub mod tournament;

@@ -439,7 +439,7 @@ pub enum SprtError {
 
 impl Sprt {
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Self, SprtError> {
-        if !(elo0 < elo1) {
+        if elo0.partial_cmp(&elo1) != Some(std::cmp::Ordering::Less) {
             return Err(SprtError::Order { elo0, elo1 });
         }
         for (name, value) in [

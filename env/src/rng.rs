@@ -47,7 +47,7 @@ impl Rng {
     /// A uniform integer in `0..n` (`n > 0`), by Lemire's multiply-high (bias < n / 2⁶⁴).
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 
     /// A uniform float in `[0, 1)`.

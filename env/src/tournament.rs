@@ -334,7 +334,7 @@ fn finish_pair(slot: PairSlot) -> PlayedPair {
     let records = [first.expect("both legs"), second.expect("both legs")];
     let truncated = records
         .iter()
-        .filter(|r| r.outcome.as_ref().map_or(true, |o| o.truncated))
+        .filter(|r| r.outcome.as_ref().is_none_or(|o| o.truncated))
         .count() as u32;
     let result = GamePair {
         a: slot.a,

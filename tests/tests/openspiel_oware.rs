@@ -7,7 +7,7 @@
 //!   generated once with open_spiel 2.0.2, seeds 0..50) and always runs.
 //! * `fresh_openspiel_traces_agree_over_1000_random_games` runs the script itself with the
 //!   project's Python (see `common::traces::project_python`). Without a Python that imports
-//!   `pyspiel` it fails when `CI=true` and otherwise skips with a loud message.
+//!   `pyspiel` it fails (`scripts/test.sh` installs `open_spiel`).
 //! * `fresh_openspiel_traces_agree_with_3_and_5_seeds_per_pit` does the same for the `seeds`
 //!   option (OpenSpiel's `num_seeds_per_house`).
 
@@ -32,12 +32,10 @@ fn committed_openspiel_traces_agree() {
 fn fresh_games(games: usize, seeds: u8) {
     let py = match python_importing(project_python(), "pyspiel") {
         Ok(py) => py,
-        Err(why) => {
-            return cannot_run(
-                "the differential test against OpenSpiel",
-                &format!("{why} (pip install open_spiel; scripts/setup-venv.sh does)"),
-            )
-        }
+        Err(why) => cannot_run(
+            "the differential test against OpenSpiel",
+            &format!("{why} (pip install open_spiel; scripts/setup-venv.sh does)"),
+        ),
     };
     // Seeds 1000.. so that the fresh games differ from the committed ones (seeds 0..50).
     let (n, s) = (games.to_string(), seeds.to_string());

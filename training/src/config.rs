@@ -422,7 +422,7 @@ impl TrainConfig {
             "1 or 2",
         )?;
         check(
-            self.eval_games % 2 == 0,
+            self.eval_games.is_multiple_of(2),
             "eval_games",
             self.eval_games,
             "an even number (both seats)",

@@ -30,9 +30,7 @@ enum Command {
     /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
     Bench(cli::bench::Args),
     /// Train an agent by self-play with a Gumbel search (AlphaZero-style); `--bench` measures throughput.
-    Train(cli::train::Args),
-    // Further subcommands (bench, train, tournament, engine, play) are added one line each here
-    // and one module each under `cli/`.
+    Train(Box<cli::train::Args>),
 }
 
 fn main() -> Result<()> {
@@ -44,6 +42,6 @@ fn main() -> Result<()> {
         Command::Engine(a) => cli::engine::run(a),
         Command::Play(a) => cli::play::run(a),
         Command::Bench(a) => cli::bench::run(a),
-        Command::Train(a) => cli::train::run(a),
+        Command::Train(a) => cli::train::run(*a),
     }
 }

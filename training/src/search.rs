@@ -723,7 +723,7 @@ mod tests {
             }
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-        let roots = vec![None; 64];
+        let roots = [None; 64];
         let refs: Vec<&Option<u8>> = roots.iter().collect();
         let results = gumbel_search(
             &Bandit,

@@ -1,5 +1,5 @@
 //! The classic baseline agents, for every variant: [`Random`], [`Greedy`], [`AlphaBeta`] and
-//! rollout [`Mcts`]. Each implements [`Agent`](crate::Agent) on the runtime
+//! rollout [`Mcts`]. Each implements [`Agent`] on the runtime
 //! [`Variant`](crate::Variant), and its search is generic over [`Rules`](crate::Rules), so it
 //! also runs on a concrete variant type at full speed.
 //!

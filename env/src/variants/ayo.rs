@@ -105,7 +105,7 @@ impl Ayo {
         }
     }
 
-    fn from_position(&self, position: Position) -> AyoState {
+    fn state_at(&self, position: Position) -> AyoState {
         let mut s = AyoState {
             position,
             over: false,
@@ -162,7 +162,7 @@ impl Rules for Ayo {
         14
     }
     fn start(&self, first: Player) -> AyoState {
-        self.from_position(Position::start(4, first))
+        self.state_at(Position::start(4, first))
     }
     #[inline]
     fn to_play(&self, s: &AyoState) -> Option<Player> {
@@ -232,7 +232,7 @@ impl Rules for Ayo {
     }
     fn parse_notation(&self, text: &str) -> Result<AyoState, ParseError> {
         let (pos, _) = Position::parse(text, 0, 48)?;
-        Ok(self.from_position(pos))
+        Ok(self.state_at(pos))
     }
     fn render(&self, s: &AyoState) -> String {
         s.position.render(s.over)

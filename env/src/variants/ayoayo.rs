@@ -96,7 +96,7 @@ impl Ayoayo {
         };
     }
 
-    fn from_parts(&self, position: Position, odu_used: [bool; 2]) -> AyoayoState {
+    fn state_at(&self, position: Position, odu_used: [bool; 2]) -> AyoayoState {
         let mut s = AyoayoState {
             position,
             odu_used,
@@ -156,7 +156,7 @@ impl Rules for Ayoayo {
         16
     }
     fn start(&self, first: Player) -> AyoayoState {
-        self.from_parts(Position::start(4, first), [false, false])
+        self.state_at(Position::start(4, first), [false, false])
     }
     #[inline]
     fn to_play(&self, s: &AyoayoState) -> Option<Player> {
@@ -252,7 +252,7 @@ impl Rules for Ayoayo {
         };
         match used.as_slice() {
             ["odu", a, b] => match (flag(a), flag(b)) {
-                (Ok(a), Ok(b)) => Ok(self.from_parts(pos, [a, b])),
+                (Ok(a), Ok(b)) => Ok(self.state_at(pos, [a, b])),
                 _ => Err(ParseError::Notation {
                     text: text.into(),
                     reason: format!("expected odu flags 0 or 1, found {:?}", extra[0]),

@@ -100,7 +100,7 @@ impl Oware {
         }
     }
 
-    fn from_position(&self, position: Position) -> OwareState {
+    fn state_at(&self, position: Position) -> OwareState {
         let mut s = OwareState {
             position,
             over: false,
@@ -158,7 +158,7 @@ impl Rules for Oware {
         14
     }
     fn start(&self, first: Player) -> OwareState {
-        self.from_position(Position::start(self.seeds, first))
+        self.state_at(Position::start(self.seeds, first))
     }
     #[inline]
     fn to_play(&self, s: &OwareState) -> Option<Player> {
@@ -238,7 +238,7 @@ impl Rules for Oware {
     }
     fn parse_notation(&self, text: &str) -> Result<OwareState, ParseError> {
         let (pos, _) = Position::parse(text, 0, self.total() as u32)?;
-        Ok(self.from_position(pos))
+        Ok(self.state_at(pos))
     }
     fn render(&self, s: &OwareState) -> String {
         s.position.render(s.over)

@@ -14,7 +14,7 @@
 //! `Ra Rb` and `Rc Rd` are the **reverse** holes, `Oa Ob V Od` the **optional** holes, `V` the
 //! **village**. Front hole `c` (0 = Ra … 7 = Rd) faces the other player's front hole `7 − c`; a
 //! front hole is **in opposition** when both it and the hole facing it hold men. A player sows
-//! only round his own 16 holes ([`holes`]): along the front row, then back along the back row.
+//! only round his own 16 holes (the `holes` module): along the front row, then back along the back row.
 //!
 //! A turn is a chain of spreads, takes and placings that ends when a man arrives in an empty
 //! hole. The player decides only at its start (where to add or spread, and which way) and when
@@ -937,7 +937,7 @@ impl Rules for Yao {
         let decision = match s.decision {
             Decision::Begin => 0,
             Decision::Village { dir, capturing } => {
-                1 | (dir == Dir::Clockwise) as u64 * 2 | capturing as u64 * 4
+                1 | ((dir == Dir::Clockwise) as u64 * 2) | (capturing as u64 * 4)
             }
         };
         let status = match s.status {

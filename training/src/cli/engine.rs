@@ -13,7 +13,7 @@ pub struct Args {
     /// Options as `key=value,key=value`.
     #[arg(long)]
     options: Option<String>,
-    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH[:SIMS].
+    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
     #[arg(long)]
     agent: String,
     /// Simulations per move of a checkpoint given without `:SIMS` (0: network policy alone).

@@ -16,7 +16,7 @@ pub struct Args {
     /// Options as `key=value,key=value`.
     #[arg(long)]
     options: Option<String>,
-    /// The opponent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH[:SIMS].
+    /// The opponent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
     #[arg(long)]
     agent: String,
     /// Your seat: `south` (moves first) or `north`.

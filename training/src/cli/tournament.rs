@@ -21,7 +21,7 @@ pub struct Args {
     /// Options as `key=value,key=value`.
     #[arg(long)]
     options: Option<String>,
-    /// The players: random, greedy, alphabeta:D, mcts:N, or checkpoint files PATH[:SIMS].
+    /// The players: random, greedy, alphabeta:D, mcts:N, or checkpoint files PATH or PATH:SIMS.
     #[arg(long, num_args = 1..)]
     players: Vec<String>,
     /// Games per pairing (played as pairs, so rounded up to even); with --sprt, the most games.

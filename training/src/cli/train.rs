@@ -24,7 +24,7 @@ pub struct Args {
     /// TOML configuration (e.g. experiments/oware.toml); flags given here override it.
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Run folder (default: runs/<variant>).
+    /// Run folder (default: runs/VARIANT).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Train for this many minutes (this session), then checkpoint and stop; default: until Ctrl-C.
