@@ -26,16 +26,6 @@ pub const fn next(i: usize) -> usize {
     }
 }
 
-/// The pit before `i` in sowing order.
-#[inline]
-pub const fn prev(i: usize) -> usize {
-    if i == 0 {
-        PITS - 1
-    } else {
-        i - 1
-    }
-}
-
 /// The pit facing `i` across the board.
 #[inline]
 pub const fn opposite(i: usize) -> usize {
@@ -293,4 +283,10 @@ mod tests {
         assert_eq!(capture_chain(&mut pits, 11, Player::North, Some(5)), 13);
         assert_eq!(pits[6], 2);
     }
+}
+
+/// The label of the mover's pit `k` (`A`–`F` for South, `a`–`f` for North), as OpenSpiel prints.
+pub fn pit_label(p: Player, k: usize) -> char {
+    let base = if p == Player::South { b'A' } else { b'a' };
+    (base + k as u8) as char
 }

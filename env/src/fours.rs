@@ -32,13 +32,13 @@
 //! ```
 
 use crate::action::{Action, ActionMask};
-use crate::board::{pack, pit_of, Pits, PITS, ROW};
+use crate::board::{pack, pit_label, pit_of, Pits, PITS, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::relay::{relay, Flow, Lift, Relay, RelayEnd, RelayRules};
 use crate::repetition::Repetition;
+use crate::rng::mix;
 use crate::rules::{NoTrace, Rules, Snapshot, Trace};
-use crate::two_row::mix;
 use std::marker::PhantomData;
 
 /// Seeds in a fours game: 12 groups of 4.
@@ -504,12 +504,14 @@ impl<V: FoursRules> Fours<V> {
     }
 }
 
+/// The label of absolute pit `i` (`A`–`F` South's, `a`–`f` North's).
 fn pit_name(i: usize) -> char {
-    if i < ROW {
-        (b'A' + i as u8) as char
+    let owner = if i < ROW {
+        Player::South
     } else {
-        (b'a' + (i - ROW) as u8) as char
-    }
+        Player::North
+    };
+    pit_label(owner, i % ROW)
 }
 
 impl<V: FoursRules> Rules for Fours<V> {

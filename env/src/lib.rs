@@ -36,7 +36,7 @@ pub use action::{Action, ActionMask};
 pub use agent::{Agent, Analysis};
 pub use error::{ParseError, PlayError, RecordError};
 pub use perft::perft;
-pub use player::{ByPlayer, Player};
+pub use player::Player;
 pub use record::{GameRecord, Outcome, Replay};
 pub use rules::{DropTrace, NoTrace, Rules, Snapshot, Trace};
 pub use variant::{Variant, VariantState, VARIANT_NAMES};

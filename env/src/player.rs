@@ -1,7 +1,7 @@
 //! The two players and values held per player.
 
 use serde::{Deserialize, Serialize};
-use std::ops::{Index, IndexMut, Not};
+use std::ops::Not;
 
 /// A player. `South` (player 0) owns pits 0..=5 and moves first unless told otherwise;
 /// `North` (player 1) owns pits 6..=11.
@@ -47,31 +47,6 @@ impl Not for Player {
     }
 }
 
-/// One value per player, indexed by [`Player`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ByPlayer<T>(pub [T; 2]);
-
-impl<T> ByPlayer<T> {
-    pub const fn new(south: T, north: T) -> Self {
-        ByPlayer([south, north])
-    }
-}
-
-impl<T> Index<Player> for ByPlayer<T> {
-    type Output = T;
-    #[inline]
-    fn index(&self, p: Player) -> &T {
-        &self.0[p.index()]
-    }
-}
-
-impl<T> IndexMut<Player> for ByPlayer<T> {
-    #[inline]
-    fn index_mut(&mut self, p: Player) -> &mut T {
-        &mut self.0[p.index()]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,8 +54,5 @@ mod tests {
     fn not_swaps_players() {
         assert_eq!(!Player::South, Player::North);
         assert_eq!(!!Player::North, Player::North);
-        let mut b = ByPlayer::new(1, 2);
-        b[Player::North] += 5;
-        assert_eq!(b.0, [1, 7]);
     }
 }

@@ -4,6 +4,7 @@
 use crate::board::{pack, pit_of, Pits, PITS, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
+use crate::rng::mix;
 use crate::rules::Snapshot;
 
 /// A 2 × 6 position with stores. `stores[p]` are the seeds player `p` has taken.
@@ -164,16 +165,37 @@ impl Position {
     }
 }
 
-/// The label of the mover's pit `k` (`A`–`F` for South, `a`–`f` for North), as OpenSpiel prints.
-pub fn pit_label(p: Player, k: usize) -> char {
-    let base = if p == Player::South { b'A' } else { b'a' };
-    (base + k as u8) as char
+/// The `Rules` methods that every two-row variant answers the same way from its state's
+/// `position`, `over`, `ply` and `legal` fields: expanded inside each variant's `impl Rules`
+/// (`two_row_rules!(OwareState);`), so each variant's file holds only what is its own.
+macro_rules! two_row_rules {
+    ($state:ty) => {
+        #[inline]
+        fn to_play(&self, s: &$state) -> Option<Player> {
+            (!s.over).then_some(s.position.to_move)
+        }
+        #[inline]
+        fn legal_mask(&self, s: &$state) -> ActionMask {
+            s.legal
+        }
+        fn scores(&self, s: &$state) -> [i32; 2] {
+            [s.position.stores[0] as i32, s.position.stores[1] as i32]
+        }
+        fn returns(&self, s: &$state) -> [f32; 2] {
+            if !s.over {
+                return [0.0, 0.0];
+            }
+            s.position.result()
+        }
+        fn ply(&self, s: &$state) -> u32 {
+            s.ply
+        }
+        fn snapshot(&self, s: &$state) -> Snapshot {
+            s.position.snapshot()
+        }
+        fn render(&self, s: &$state) -> String {
+            s.position.render(s.over)
+        }
+    };
 }
-
-/// SplitMix64's finaliser.
-#[inline]
-pub fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
-    z ^ (z >> 31)
-}
+pub(crate) use two_row_rules;

@@ -8,12 +8,13 @@
 //! capture, each player adds the seeds on his own side.
 
 use crate::action::{Action, ActionMask};
+use crate::board::pit_label;
 use crate::board::{capture_chain, pit_of, row_owner, row_sum, sow, OriginSkip, Pits, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{pit_label, Position};
+use crate::two_row::{two_row_rules, Position};
 
 /// Which total ends the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,6 +123,8 @@ impl Ayo {
 impl Rules for Ayo {
     type State = AyoState;
 
+    two_row_rules!(AyoState);
+
     fn name(&self) -> &'static str {
         "ayo"
     }
@@ -164,14 +167,6 @@ impl Rules for Ayo {
     fn start(&self, first: Player) -> AyoState {
         self.state_at(Position::start(4, first))
     }
-    #[inline]
-    fn to_play(&self, s: &AyoState) -> Option<Player> {
-        (!s.over).then_some(s.position.to_move)
-    }
-    #[inline]
-    fn legal_mask(&self, s: &AyoState) -> ActionMask {
-        s.legal
-    }
 
     fn apply<T: Trace>(&self, s: &mut AyoState, action: Action, trace: &mut T) {
         let pos = &mut s.position;
@@ -206,23 +201,8 @@ impl Rules for Ayo {
         }
     }
 
-    fn scores(&self, s: &AyoState) -> [i32; 2] {
-        [s.position.stores[0] as i32, s.position.stores[1] as i32]
-    }
-    fn returns(&self, s: &AyoState) -> [f32; 2] {
-        if !s.over {
-            return [0.0, 0.0];
-        }
-        s.position.result()
-    }
-    fn ply(&self, s: &AyoState) -> u32 {
-        s.ply
-    }
     fn observe(&self, s: &AyoState, out: &mut [f32]) {
         s.position.observe(out)
-    }
-    fn snapshot(&self, s: &AyoState) -> Snapshot {
-        s.position.snapshot()
     }
     fn hash(&self, s: &AyoState) -> u64 {
         s.position.hash(s.over as u64)
@@ -233,9 +213,6 @@ impl Rules for Ayo {
     fn parse_notation(&self, text: &str) -> Result<AyoState, ParseError> {
         let (pos, _) = Position::parse(text, 0, 48)?;
         Ok(self.state_at(pos))
-    }
-    fn render(&self, s: &AyoState) -> String {
-        s.position.render(s.over)
     }
     fn action_name(&self, s: &AyoState, action: Action) -> String {
         format!("{}", pit_label(s.position.to_move, action as usize))

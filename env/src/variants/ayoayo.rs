@@ -9,12 +9,13 @@
 //! repeats since the last capture ends the game the same way. More than 24 wins; 24–24 draws.
 
 use crate::action::{Action, ActionMask};
+use crate::board::pit_label;
 use crate::board::{capture_chain, pit_of, row_owner, row_sum, sow, OriginSkip, PITS, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{pit_label, Position};
+use crate::two_row::{two_row_rules, Position};
 
 /// First odu action: action `ODU + k` moves own pit `k` (0..=4) into own pit `k + 1`.
 pub const ODU: Action = 6;
@@ -113,6 +114,8 @@ impl Ayoayo {
 impl Rules for Ayoayo {
     type State = AyoayoState;
 
+    two_row_rules!(AyoayoState);
+
     fn name(&self) -> &'static str {
         "ayoayo"
     }
@@ -158,14 +161,6 @@ impl Rules for Ayoayo {
     fn start(&self, first: Player) -> AyoayoState {
         self.state_at(Position::start(4, first), [false, false])
     }
-    #[inline]
-    fn to_play(&self, s: &AyoayoState) -> Option<Player> {
-        (!s.over).then_some(s.position.to_move)
-    }
-    #[inline]
-    fn legal_mask(&self, s: &AyoayoState) -> ActionMask {
-        s.legal
-    }
 
     fn apply<T: Trace>(&self, s: &mut AyoayoState, action: Action, trace: &mut T) {
         let pos = &mut s.position;
@@ -209,18 +204,6 @@ impl Rules for Ayoayo {
         self.settle(s, taken > 0);
     }
 
-    fn scores(&self, s: &AyoayoState) -> [i32; 2] {
-        [s.position.stores[0] as i32, s.position.stores[1] as i32]
-    }
-    fn returns(&self, s: &AyoayoState) -> [f32; 2] {
-        if !s.over {
-            return [0.0, 0.0];
-        }
-        s.position.result()
-    }
-    fn ply(&self, s: &AyoayoState) -> u32 {
-        s.ply
-    }
     /// The shared 14 floats, then 1.0 if the mover's odu is still available, and the same for
     /// the opponent.
     fn observe(&self, s: &AyoayoState, out: &mut [f32]) {
@@ -228,9 +211,6 @@ impl Rules for Ayoayo {
         let p = s.position.to_move;
         out[14] = (!s.odu_used[p.index()]) as u8 as f32;
         out[15] = (!s.odu_used[(!p).index()]) as u8 as f32;
-    }
-    fn snapshot(&self, s: &AyoayoState) -> Snapshot {
-        s.position.snapshot()
     }
     fn hash(&self, s: &AyoayoState) -> u64 {
         s.position
@@ -263,15 +243,6 @@ impl Rules for Ayoayo {
                 reason: format!("expected `odu <used0> <used1>`, found {:?}", extra[0]),
             }),
         }
-    }
-    fn render(&self, s: &AyoayoState) -> String {
-        let odu = |p: usize| if s.odu_used[p] { "used" } else { "available" };
-        format!(
-            "{}\n odu: South {}, North {}",
-            s.position.render(s.over),
-            odu(0),
-            odu(1)
-        )
     }
     fn action_name(&self, s: &AyoayoState, action: Action) -> String {
         let p = s.position.to_move;

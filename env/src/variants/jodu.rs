@@ -13,12 +13,13 @@
 //! `max_plies`). Most seeds wins; 24–24 is a draw.
 
 use crate::action::{Action, ActionMask};
+use crate::board::pit_label;
 use crate::board::{opposite, pit_of, row_owner, row_sum, Pits, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::relay::{relay, Flow, Lift, Relay, RelayEnd, RelayRules};
 use crate::rules::{NoTrace, Rules, Snapshot, Trace};
-use crate::two_row::{pit_label, Position};
+use crate::two_row::Position;
 
 /// The `jodu` preset.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 //! the player to move has no legal move, or when a store passes half the seeds.
 
 use crate::action::{Action, ActionMask};
+use crate::board::pit_label;
 use crate::board::{
     capture_chain, is_grand_slam, pit_of, row_owner, sow, sow_quick, to_lanes, OriginSkip, ROW,
 };
@@ -15,7 +16,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{pit_label, Position};
+use crate::two_row::{two_row_rules, Position};
 
 /// The `oware` preset. `seeds` per pit at the start (default 4).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +118,8 @@ impl Oware {
 impl Rules for Oware {
     type State = OwareState;
 
+    two_row_rules!(OwareState);
+
     fn name(&self) -> &'static str {
         "oware"
     }
@@ -159,14 +162,6 @@ impl Rules for Oware {
     }
     fn start(&self, first: Player) -> OwareState {
         self.state_at(Position::start(self.seeds, first))
-    }
-    #[inline]
-    fn to_play(&self, s: &OwareState) -> Option<Player> {
-        (!s.over).then_some(s.position.to_move)
-    }
-    #[inline]
-    fn legal_mask(&self, s: &OwareState) -> ActionMask {
-        s.legal
     }
 
     #[inline]
@@ -212,23 +207,8 @@ impl Rules for Oware {
         self.settle(s);
     }
 
-    fn scores(&self, s: &OwareState) -> [i32; 2] {
-        [s.position.stores[0] as i32, s.position.stores[1] as i32]
-    }
-    fn returns(&self, s: &OwareState) -> [f32; 2] {
-        if !s.over {
-            return [0.0, 0.0];
-        }
-        s.position.result()
-    }
-    fn ply(&self, s: &OwareState) -> u32 {
-        s.ply
-    }
     fn observe(&self, s: &OwareState, out: &mut [f32]) {
         s.position.observe(out)
-    }
-    fn snapshot(&self, s: &OwareState) -> Snapshot {
-        s.position.snapshot()
     }
     fn hash(&self, s: &OwareState) -> u64 {
         s.position.hash(s.over as u64)
@@ -239,9 +219,6 @@ impl Rules for Oware {
     fn parse_notation(&self, text: &str) -> Result<OwareState, ParseError> {
         let (pos, _) = Position::parse(text, 0, self.total() as u32)?;
         Ok(self.state_at(pos))
-    }
-    fn render(&self, s: &OwareState) -> String {
-        s.position.render(s.over)
     }
     fn action_name(&self, s: &OwareState, action: Action) -> String {
         format!("{}", pit_label(s.position.to_move, action as usize))

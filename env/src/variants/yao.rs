@@ -42,8 +42,8 @@ pub use holes::{back_lane, occupied, Dir, Holes, LOOP, ROW, VILLAGE};
 use crate::action::{Action, ActionMask};
 use crate::error::ParseError;
 use crate::player::Player;
+use crate::rng::mix;
 use crate::rules::{NoTrace, Rules, Snapshot, Trace};
-use crate::two_row::mix;
 
 /// Men on the board and in hand, together.
 pub const MEN: u32 = 64;

@@ -7,12 +7,8 @@ use anyhow::Result;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Variant name, e.g. `oware`.
-    #[arg(long)]
-    variant: String,
-    /// Options as `key=value,key=value`.
-    #[arg(long)]
-    options: Option<String>,
+    #[command(flatten)]
+    game: super::VariantArgs,
     /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
     #[arg(long)]
     agent: String,
@@ -24,7 +20,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let rules = super::variant(&a.variant, a.options.as_deref())?;
+    let rules = a.game.rules()?;
     let mut agent = ayo_train::agent::load_player(&a.agent, &rules, a.sims, a.seed)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();

@@ -10,12 +10,8 @@ use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Variant name, e.g. `oware`.
-    #[arg(long)]
-    variant: String,
-    /// Options as `key=value,key=value`.
-    #[arg(long)]
-    options: Option<String>,
+    #[command(flatten)]
+    game: super::VariantArgs,
     /// The opponent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
     #[arg(long)]
     agent: String,
@@ -33,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<()> {
-    let rules = super::variant(&a.variant, a.options.as_deref())?;
+    let rules = a.game.rules()?;
     let seat = match a.seat.to_ascii_lowercase().as_str() {
         "south" | "s" | "0" => Player::South,
         "north" | "n" | "1" => Player::North,
