@@ -165,3 +165,78 @@ fn tournament_of_a_run_uses_the_runs_variant_options() {
         "the tournament should play the run's options: {out}"
     );
 }
+
+/// Training killed with SIGKILL at random moments (while it plays, trains or writes a
+/// checkpoint) always resumes from its last complete checkpoint: the step never goes back, the
+/// checkpoint and the resume state load, and no temporary file is taken for a checkpoint.
+#[test]
+fn sigkill_at_random_moments_always_resumes() {
+    use rand::{Rng, SeedableRng};
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("tiny.toml");
+    let tiny = TINY.replace("checkpoint_every_s = 1000.0", "checkpoint_every_s = 0.05");
+    std::fs::write(&config, tiny).unwrap();
+    let run = tmp.path().join("run");
+    let run_s = run.to_str().unwrap();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let mut last_step = 0u64;
+    let mut resumed = 0;
+    for round in 0..6 {
+        let resume = run.join("resume.ot").exists();
+        let mut args = vec!["train", "--out", run_s];
+        if resume {
+            args.push("--resume");
+        } else {
+            args.extend(["--config", config.to_str().unwrap()]);
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ayo"))
+            .args(&args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("ayo runs");
+        let wait = rng.gen_range(300..1500);
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        child.kill().expect("SIGKILL"); // std's kill is SIGKILL on Unix
+        child.wait().unwrap();
+        if !run.join("resume.ot").exists() {
+            assert!(!resume, "round {round}: the resume state vanished");
+            continue;
+        }
+        // The state left behind loads and continues.
+        let out = ayo(&["train", "--out", run_s, "--resume", "--iterations", "2"]);
+        assert!(
+            out.status.success(),
+            "round {round}, killed after {wait} ms: {}",
+            text(&out)
+        );
+        resumed += 1;
+        let meta: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(run.join("checkpoints/latest.json")).unwrap(),
+        )
+        .unwrap();
+        let step = meta["step"].as_u64().unwrap();
+        assert!(
+            step >= last_step,
+            "round {round}: step went back from {last_step} to {step}"
+        );
+        last_step = step;
+        let checkpoint = run.join("checkpoints/latest.ot");
+        let play = ayo(&[
+            "tournament",
+            "--variant",
+            "ayo",
+            "--players",
+            &format!("{}:2", checkpoint.display()),
+            "random",
+            "--games",
+            "2",
+        ]);
+        assert!(play.status.success(), "round {round}: {}", text(&play));
+    }
+    assert!(
+        resumed >= 3,
+        "only {resumed} of 6 kills came after a checkpoint"
+    );
+    assert!(last_step > 0);
+}
