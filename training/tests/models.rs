@@ -1,0 +1,114 @@
+//! Every shipped model (`models/<variant>/*.ot`): there is one for every variant, each loads,
+//! was trained for the variant of its folder, and plays through the library's match driver,
+//! `ayo engine` and `ayo play`.
+
+use ayo_env::tournament::MatchConfig;
+use ayo_env::{agents, Rules, VARIANT_NAMES};
+use ayo_train::agent::NetAgent;
+use ayo_train::eval::play_match;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+/// The `.ot` files of `models/<variant>/`.
+fn shipped(variant: &str) -> Vec<PathBuf> {
+    let dir = models().join(variant);
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "ot"))
+                .collect()
+        })
+        .unwrap_or_default();
+    found.sort();
+    found
+}
+
+#[test]
+fn every_variant_ships_a_model_that_loads_and_beats_random() {
+    for variant in VARIANT_NAMES {
+        let files = shipped(variant);
+        assert!(!files.is_empty(), "models/{variant}/ holds no model");
+        for path in files {
+            let agent = NetAgent::load(&path, 8, 1)
+                .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()));
+            let meta = agent.meta.clone().unwrap();
+            let rules = meta.rules().unwrap();
+            assert_eq!(
+                rules.name(),
+                *variant,
+                "{} was trained for {}",
+                path.display(),
+                rules
+            );
+            agent.check_rules(&rules).unwrap();
+            let config = MatchConfig {
+                max_plies: 2000,
+                ..Default::default()
+            };
+            let r = play_match(
+                &rules,
+                Box::new(agent),
+                agents::parse("random", 2).unwrap(),
+                2,
+                &config,
+            )
+            .unwrap();
+            assert_eq!(r.games(), 2);
+            assert!(
+                r.score() >= 0.5,
+                "{} lost to random: {r:?}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// `ayo engine` and `ayo play` load each variant's first shipped model.
+#[test]
+fn engine_and_play_load_every_shipped_model() {
+    for variant in VARIANT_NAMES {
+        let path = shipped(variant).into_iter().next().expect("a model");
+        let spec = format!("{}:4", path.display());
+        let mut engine = Command::new(env!("CARGO_BIN_EXE_ayo"))
+            .args(["engine", "--variant", variant, "--agent", &spec])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        engine
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"position startpos\ngo\nquit\n")
+            .unwrap();
+        let out = engine.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("bestmove"),
+            "engine with {spec}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut play = Command::new(env!("CARGO_BIN_EXE_ayo"))
+            .args(["play", "--variant", variant, "--agent", &spec, "--seat", "north"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        play.stdin.take().unwrap().write_all(b"quit\n").unwrap();
+        let out = play.wait_with_output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains(" plays "),
+            "play with {spec}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
