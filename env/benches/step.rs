@@ -50,16 +50,7 @@ fn bench_random_play(c: &mut Criterion) {
         let mut rng = Rng::new(1);
         let mut s = v.start(Player::South);
         g.bench_function(*name, |b| {
-            b.iter(|| {
-                for _ in 0..STEPS {
-                    let mask = v.legal_mask(&s);
-                    if mask.is_empty() {
-                        s = v.start(Player::South);
-                        continue;
-                    }
-                    v.play(&mut s, rng.pick(mask)).expect("a legal action");
-                }
-            })
+            b.iter(|| perft::random_walk(&v, &mut s, &mut rng, STEPS))
         });
     }
     g.finish();

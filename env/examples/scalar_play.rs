@@ -2,23 +2,13 @@
 //! on how busy the machine is): `cargo run --release --example scalar_play -- oware 20000000 [concrete]`
 //! (`concrete`: the `Oware` type itself rather than the runtime `Variant`).
 
+use ayo_env::perft::random_walk;
 use ayo_env::rng::Rng;
 use ayo_env::{Player, Rules, Variant};
 
 fn play<R: Rules>(rules: &R, steps: u64) -> u64 {
-    let mut rng = Rng::new(7);
     let mut s = rules.start(Player::South);
-    let mut games = 0;
-    for _ in 0..steps {
-        let mask = rules.legal_mask(&s);
-        if mask.is_empty() {
-            s = rules.start(Player::South);
-            games += 1;
-            continue;
-        }
-        rules.play(&mut s, rng.pick(mask)).expect("a legal action");
-    }
-    games
+    random_walk(rules, &mut s, &mut Rng::new(7), steps).1
 }
 
 fn main() {

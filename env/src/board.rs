@@ -204,6 +204,12 @@ pub fn pack(pits: &Pits) -> u128 {
     pits.iter().fold(0u128, |acc, &s| acc << 6 | s as u128)
 }
 
+/// The label of the mover's pit `k` (`A`–`F` for South, `a`–`f` for North), as OpenSpiel prints.
+pub fn pit_label(p: Player, k: usize) -> char {
+    let base = if p == Player::South { b'A' } else { b'a' };
+    (base + k as u8) as char
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,10 +289,4 @@ mod tests {
         assert_eq!(capture_chain(&mut pits, 11, Player::North, Some(5)), 13);
         assert_eq!(pits[6], 2);
     }
-}
-
-/// The label of the mover's pit `k` (`A`–`F` for South, `a`–`f` for North), as OpenSpiel prints.
-pub fn pit_label(p: Player, k: usize) -> char {
-    let base = if p == Player::South { b'A' } else { b'a' };
-    (base + k as u8) as char
 }

@@ -1,5 +1,8 @@
-//! Perft: the number of legal action sequences of exactly `depth` plies.
+//! Fixed work over the game tree, for tests and benchmarks: perft (the number of legal action
+//! sequences of exactly `depth` plies), the perft file format, and random walks.
 
+use crate::player::Player;
+use crate::rng::Rng;
 use crate::rules::Rules;
 
 /// Counts the action sequences of exactly `depth` plies from `state` (a game that ends earlier
@@ -19,6 +22,29 @@ pub fn perft<R: Rules>(rules: &R, state: &R::State, depth: u32) -> u64 {
             perft(rules, &child, depth - 1)
         })
         .sum()
+}
+
+/// Random self-play, one game at a time: `steps` times, asks for the legal mask (empty: the
+/// game is over and a new one starts at `state`'s place) or plays a uniformly random legal
+/// action with the checked `play`. Returns the actions played and the games finished.
+pub fn random_walk<R: Rules>(
+    rules: &R,
+    state: &mut R::State,
+    rng: &mut Rng,
+    steps: u64,
+) -> (u64, u64) {
+    let (mut played, mut games) = (0, 0);
+    for _ in 0..steps {
+        let mask = rules.legal_mask(state);
+        if mask.is_empty() {
+            *state = rules.start(Player::South);
+            games += 1;
+            continue;
+        }
+        rules.play(state, rng.pick(mask)).expect("a legal action");
+        played += 1;
+    }
+    (played, games)
 }
 
 /// One line of a perft file: the variant, the depth and the expected count.

@@ -278,7 +278,11 @@ fn sprt_stops_a_lopsided_match_early() {
 #[test]
 fn checkpoints_play_in_tournaments() {
     let ckpt = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/oware/oware-1h.ot");
-    assert!(ckpt.is_file(), "no shipped checkpoint at {}", ckpt.display());
+    assert!(
+        ckpt.is_file(),
+        "no shipped checkpoint at {}",
+        ckpt.display()
+    );
     let output = ayo()
         .args([
             "tournament",

@@ -60,11 +60,7 @@ fn every_variant_ships_a_model_that_loads_and_beats_random() {
             )
             .unwrap();
             assert_eq!(r.games(), 2);
-            assert!(
-                r.score() >= 0.5,
-                "{} lost to random: {r:?}",
-                path.display()
-            );
+            assert!(r.score() >= 0.5, "{} lost to random: {r:?}", path.display());
         }
     }
 }
@@ -96,7 +92,15 @@ fn engine_and_play_load_every_shipped_model() {
             String::from_utf8_lossy(&out.stderr)
         );
         let mut play = Command::new(env!("CARGO_BIN_EXE_ayo"))
-            .args(["play", "--variant", variant, "--agent", &spec, "--seat", "north"])
+            .args([
+                "play",
+                "--variant",
+                variant,
+                "--agent",
+                &spec,
+                "--seat",
+                "north",
+            ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

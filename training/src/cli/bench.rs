@@ -3,6 +3,7 @@
 
 use anyhow::Result;
 use ayo_env::agents::AlphaBeta;
+use ayo_env::perft::random_walk;
 use ayo_env::rng::Rng;
 use ayo_env::{Buffers, FirstPlayer, Player, Rules, VecEnv, VecEnvConfig};
 use std::time::Instant;
@@ -139,17 +140,8 @@ pub fn scalar_random_play<R: Rules>(rules: &R, seconds: f64) -> (u64, u64, Timin
     let mut s = rules.start(Player::South);
     let mut games = 0;
     let (steps, t) = timed(seconds, true, || {
-        let mut played = 0;
-        for _ in 0..1_000_000 {
-            let mask = rules.legal_mask(&s);
-            if mask.is_empty() {
-                s = rules.start(Player::South);
-                games += 1;
-                continue;
-            }
-            rules.play(&mut s, rng.pick(mask)).expect("a legal action");
-            played += 1;
-        }
+        let (played, finished) = random_walk(rules, &mut s, &mut rng, 1_000_000);
+        games += finished;
         played
     });
     (steps, games, t)
