@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Measures a training run the way models/README.md reports it:
+#   learning_curve.csv/.png  every checkpoint, CURVE_GAMES games against each baseline
+#   final.csv                the run's last checkpoint, GAMES games against each baseline
+#   match.csv                (round-based variants) the same network playing whole matches
+# Games are played in seat-swapped pairs from shared 4-ply random openings and, for round-based
+# variants, from varied starting ownerships (`ayo train --evaluate`, the tournament's driver).
+#
+#   bash scripts/evaluate-run.sh experiments/ncho-1h
+set -euo pipefail
+RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
+AYO="${AYO:-target/release/ayo}"
+AGAINST="${AGAINST:-mcts:1000,alphabeta:6}"
+GAMES="${GAMES:-200}"
+CURVE_GAMES="${CURVE_GAMES:-100}"
+MATCH_GAMES="${MATCH_GAMES:-100}"
+SIMS="${SIMS:-32}"
+
+variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
+echo "== $RUN ($variant): learning curve =="
+"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" \
+    --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" \
+    --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
+echo "== $RUN: final strength, $GAMES games against each of $AGAINST =="
+"$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" \
+    --eval-games "$GAMES" --eval-simulations "$SIMS" | tee "$RUN/final.csv"
+case "$variant" in
+    ncho | adi | jerin)
+        echo "== $RUN: whole matches (episode = match) =="
+        "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" \
+            --play-options episode=match --max-plies 5000 \
+            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" | tee "$RUN/match.csv"
+        ;;
+esac
