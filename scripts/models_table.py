@@ -1,0 +1,74 @@
+"""Prints the "Trained models" table (one row per variant) from the shipped models' metadata and
+their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh).
+
+    python3 scripts/models_table.py            # markdown table on stdout
+
+SHIPPED names, for each variant, the shipped model (models/<variant>/<model>.ot with its
+metadata .json) and the run folder under experiments/ that trained it.
+"""
+
+import csv
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+VARIANTS = ["oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao"]
+SHIPPED = {
+    "oware": ("oware-levels-1h", "oware-1h-levels"),
+    "ayo": ("ayo-1h", "ayo-1h"),
+    "ayoayo": ("ayoayo-1h", "ayoayo-1h"),
+    "ncho": ("ncho-1h", "ncho-1h"),
+    "adi": ("adi-1h", "adi-1h"),
+    "jerin": ("jerin-1h", "jerin-1h"),
+    "jodu": ("jodu-1h", "jodu-1h"),
+    "yao": ("yao-1h", "yao-1h"),
+}
+
+
+def rows(path):
+    if not path.is_file():
+        return {}
+    with path.open() as f:
+        return {r["agent"]: r for r in csv.DictReader(f)}
+
+
+def wdl(r):
+    if not r:
+        return "—"
+    g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
+    return f"{w}-{d}-{l} ({100 * w / g:.1f} % wins, score {100 * float(r['score']):.1f} %)"
+
+
+def main():
+    out = ["| variant | checkpoint | training | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | distinct games | whole matches (W-D-L vs mcts:1000 / alphabeta:6, truncated) | run |",
+           "|---|---|---|---|---|---|---|---|"]
+    for v in VARIANTS:
+        model, run_name = SHIPPED[v]
+        meta_path = ROOT / "models" / v / f"{model}.json"
+        if not meta_path.is_file():
+            out.append(f"| `{v}` | — | — | — | — | — | — | — |")
+            continue
+        meta = json.loads(meta_path.read_text())
+        run = ROOT / "experiments" / run_name
+        final = rows(run / "final.csv")
+        match = rows(run / "match.csv")
+        m, a = final.get("mcts:1000"), final.get("alphabeta:6")
+        distinct = "/".join(r["distinct"] + " of " + r["games"] for r in (m, a) if r) or "—"
+        if match:
+            mm, ma = match.get("mcts:1000"), match.get("alphabeta:6")
+            trunc = sum(int(r["truncated"]) for r in (mm, ma) if r)
+            games = sum(int(r["games"]) for r in (mm, ma) if r)
+            whole = f"{wdl(mm)} / {wdl(ma)}; {trunc} of {games} cut"
+        else:
+            whole = "— (one game is the whole game)" if v in ("oware", "ayo", "ayoayo", "jodu", "yao") else "—"
+        minutes = meta["wall_time_s"] / 60
+        ckpt = meta_path.with_suffix(".ot").relative_to(ROOT)
+        out.append(
+            f"| `{v}` | `{ckpt}` | {minutes:.0f} min, {meta['positions'] / 1e6:.1f} M positions | {wdl(m)} | {wdl(a)} | {distinct} | {whole} | [`experiments/{run_name}/`](experiments/{run_name}/) |"
+        )
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

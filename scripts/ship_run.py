@@ -1,0 +1,82 @@
+"""Ships a finished, measured training run: copies its last checkpoint to models/<variant>/,
+writes the run's RESULTS.md from its measurements, and lists the files to commit (the run's
+config, logs, curve, measurements, the last checkpoint and two earlier ones).
+
+    python3 scripts/ship_run.py experiments/ayo-1h "notes about the run"
+"""
+
+import csv
+import json
+import pathlib
+import shutil
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def table(path):
+    if not path.is_file():
+        return []
+    with path.open() as f:
+        return list(csv.DictReader(f))
+
+
+def line(r):
+    g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
+    return (f"| `{r['agent']}` | {g} | {w}-{d}-{l} | {100 * w / g:.1f} % | {100 * float(r['score']):.1f} % "
+            f"| {r['distinct']} | {r['truncated']} |")
+
+
+def main():
+    run = pathlib.Path(sys.argv[1]).resolve()
+    notes = sys.argv[2] if len(sys.argv) > 2 else ""
+    name = run.name
+    meta = json.loads((run / "checkpoints" / "latest.json").read_text())
+    variant = meta["variant"].split("@")[0]
+    models = ROOT / "models" / variant
+    models.mkdir(parents=True, exist_ok=True)
+    shutil.copy(run / "checkpoints" / "latest.ot", models / f"{name}.ot")
+    shutil.copy(run / "checkpoints" / "latest.json", models / f"{name}.json")
+    cfg = meta["config"]
+    head = "| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap |\n|---|---|---|---|---|---|---|"
+    out = [f"# {name}: {meta['variant']}", "",
+           f"`ayo train --config experiments/{variant}.toml --minutes 60` (resolved config: `config.toml`):",
+           f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}), {cfg['simulations']} simulations "
+           f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
+           f"{cfg['selfplay_threads']} self-play thread(s), value target mix q = {cfg.get('value_target_q', 0)}.",
+           f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
+           f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
+           f"Shipped as `models/{variant}/{name}.ot`. Strength of the last checkpoint, 32 simulations per move (its "
+           "search's best move), games in seat-swapped pairs from shared 4-ply random openings"
+           + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
+           + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):", "", head]
+    out += [line(r) for r in table(run / "final.csv")]
+    match = table(run / "match.csv")
+    if match:
+        out += ["", "The same network playing **whole matches** (`--play-options episode=match`, ply cap 5000; `match.csv`):", "", head]
+        out += [line(r) for r in match]
+    curve = table(run / "learning_curve.csv")
+    if curve:
+        out += ["", "Learning curve (`learning_curve.csv`, `learning_curve.png`): score by minutes of training", "",
+                "| minutes | positions | " + " | ".join(sorted({r['agent'] for r in curve})) + " |",
+                "|---|---|" + "---|" * len({r['agent'] for r in curve})]
+        by = {}
+        for r in curve:
+            by.setdefault((float(r["wall_time_s"]), int(r["positions"])), {})[r["agent"]] = r
+        for (t, pos), rs in sorted(by.items()):
+            cells = [f"{100 * float(rs[a]['score']):.0f} % ({rs[a]['wins']}-{rs[a]['draws']}-{rs[a]['losses']})" if a in rs else "—"
+                     for a in sorted({r['agent'] for r in curve})]
+            out.append(f"| {t / 60:.0f} | {pos:,} | " + " | ".join(cells) + " |")
+    (run / "RESULTS.md").write_text("\n".join(out) + "\n")
+    # Files to commit: the last checkpoint and two earlier ones (about a third and two thirds in).
+    steps = sorted(run.glob("checkpoints/step-*.ot"))
+    keep = {steps[len(steps) // 3], steps[(2 * len(steps)) // 3]} if len(steps) >= 3 else set(steps)
+    files = [run / f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.csv", "learning_curve.png",
+                                "final.csv", "match.csv", "RESULTS.md", "checkpoints/latest.ot", "checkpoints/latest.json")]
+    files += [p for k in keep for p in (k, k.with_suffix(".json"))]
+    files += [models / f"{name}.ot", models / f"{name}.json"]
+    print(" ".join(str(f.relative_to(ROOT)) for f in files if f.exists()))
+
+
+if __name__ == "__main__":
+    main()
