@@ -14,12 +14,12 @@
 
 use crate::action::{Action, ActionMask};
 use crate::board::pit_label;
-use crate::board::{opposite, pit_of, row_owner, row_sum, Pits, ROW};
+use crate::board::{opposite, pit_of, row_owner, row_sum, Pits, PITS, ROW};
 use crate::error::ParseError;
 use crate::player::Player;
-use crate::relay::{relay, Flow, Lift, Relay, RelayEnd, RelayRules};
 use crate::rules::{NoTrace, Rules, Snapshot, Trace};
-use crate::two_row::Position;
+use crate::variants::relay::{relay, Flow, Lift, Relay, RelayEnd, RelayRules};
+use crate::variants::two_row::Position;
 
 /// The `jodu` preset.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -84,18 +84,25 @@ impl Jodu {
     }
 
     /// The legal actions of `p`: non-empty own pits whose relay ends, and of those, the ones
-    /// that leave the opponent's row non-empty if there are any.
+    /// that leave the opponent's row non-empty if there are any. The relays are simulated by
+    /// [`quick_relay`], which plays exactly the laps of [`Self::sow`] (no capture can happen
+    /// before the last lap, so the capture rule only matters at the end).
     fn legal_for(&self, pos: &Position, p: Player) -> ActionMask {
         let mut ends = ActionMask::EMPTY;
         let mut feeds = ActionMask::EMPTY;
         for k in 0..ROW {
-            if pos.pits[pit_of(p, k)] == 0 {
+            let from = pit_of(p, k);
+            if pos.pits[from] == 0 {
                 continue;
             }
-            let mut after = *pos;
-            if Self::sow(&mut after, p, k as Action, &mut NoTrace).end != RelayEnd::NeverEnds {
+            if let Some((mut after, last)) = quick_relay(&pos.pits, from) {
                 ends.insert(k as Action);
-                if row_sum(&after.pits, !p) > 0 {
+                // The last seed fell into an empty pit: in the mover's row it takes the
+                // opposite pit.
+                if row_owner(last) == p {
+                    after[opposite(last)] = 0;
+                }
+                if row_sum(&after, !p) > 0 {
                     feeds.insert(k as Action);
                 }
             }
@@ -142,6 +149,192 @@ impl Jodu {
         let mut after = s.position;
         Self::sow(&mut after, s.position.to_move, action, &mut NoTrace)
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The legality check's relay (issue 13).
+//
+// Almost all the time of a J'odu step went into the legality check's never-ending relays: they
+// are rare (about one relay in 2,000 of random play) but cycle for up to tens of millions of
+// laps, and Brent's check needs two to three times the cycle's length to see it. Four exact
+// changes (6 M random steps: 620 M laps before, 150 M after; 1.5 M to 2.7 M steps per second):
+//
+// 1. **One lap in a few instructions.** The board is one `u128`, pit `i` in byte `i`. One lap
+//    from pit 0 is one wrapping addition of a precomputed constant `LAP[seeds]` (take `seeds`
+//    from pit 0, add one seed to each of the next `seeds` pits, pit 0 included on a lap of 12
+//    or more). The relay goes on while the last pit holds more than one seed, exactly as
+//    `Capture::dropped` answers (no capture happens before a lap's last seed, and then only
+//    when the relay ends).
+// 1b. **The board is turned, not the pit moved.** Relay sowing treats the twelve pits alike,
+//    so the relay from pit `k` is the relay from pit 0 of the board turned by `k`: every lift
+//    state is kept turned so that the pit to lift comes first. The turned states repeat as
+//    soon as a board recurs up to a turn, which cuts the never-ending relays' cycles by up to
+//    twelve (the laps they cost fell from 541 M to 72 M in the run above).
+// 2. **The start state is watched.** The relay is deterministic and the board's seeds are
+//    conserved until it ends, so it never ends exactly when a lift state repeats. In practice
+//    the first state repeats first (no never-ending relay of random play ever had a tail), so
+//    each lap's state is compared with the start; Brent's check still runs beside it, so a
+//    relay that enters a cycle not through its start is found too.
+// 3. **Known cycles are remembered.** Every (turned) state on a never-ending relay's path never ends.
+//    States whose mixed key has its 12 top bits zero ("distinguished", 1 in 4096) met on a
+//    relay found never-ending go into a per-thread set of exact 128-bit keys (no hash is
+//    trusted: a hit is a full key compare). A later relay that reaches one of them never ends.
+//    Long cycles cover many states, so random play meets the same long cycle again and again.
+//    The set is bounded (cleared when full); it only ever changes how fast the answer comes.
+// ---------------------------------------------------------------------------------------------
+
+/// Most seeds one pit can hold (all 48 of the board): the `LAP` table's index.
+const MAX_SEEDS: usize = 48;
+/// The 96 bits of a packed board.
+const BOARD_BITS: u128 = (1 << 96) - 1;
+
+/// `LAP[seeds]`: the wrapping constant that plays one lap of `seeds` lifted from pit 0 of a
+/// packed board (take them from pit 0, add one to each of the next `seeds` pits round the
+/// board, pit 0 included on a lap of 12 or more). No byte over- or underflows (a pit holds at
+/// most 48 seeds and pit 0 holds the `seeds` taken), so the sum is exact.
+static LAP: [u128; MAX_SEEDS + 1] = lap_table();
+
+const fn lap_table() -> [u128; MAX_SEEDS + 1] {
+    let mut t = [0u128; MAX_SEEDS + 1];
+    let mut seeds = 0;
+    while seeds <= MAX_SEEDS {
+        let mut c = 0u128.wrapping_sub(seeds as u128);
+        let mut n = 1;
+        while n <= seeds {
+            c = c.wrapping_add(1u128 << (8 * (n % PITS)));
+            n += 1;
+        }
+        t[seeds] = c;
+        seeds += 1;
+    }
+    t
+}
+
+/// The board packed into a `u128`, pit `i` in byte `i`.
+#[inline]
+fn pack_board(pits: &Pits) -> u128 {
+    let mut bytes = [0u8; 16];
+    bytes[..12].copy_from_slice(pits);
+    u128::from_le_bytes(bytes)
+}
+
+/// The packed board turned so that pit `k` comes first: byte `i` of the result is pit
+/// `(i + k) mod 12`. Relay sowing goes round all twelve pits alike, so a relay from pit `k`
+/// of a board is the relay from pit 0 of the board turned by `k`.
+#[inline]
+fn turn(board: u128, k: usize) -> u128 {
+    if k == 0 {
+        board
+    } else {
+        ((board >> (8 * k)) | (board << (96 - 8 * k))) & BOARD_BITS
+    }
+}
+
+#[inline]
+fn unpack_pits(state: u128) -> Pits {
+    let bytes = state.to_le_bytes();
+    let mut pits = [0u8; 12];
+    pits.copy_from_slice(&bytes[..12]);
+    pits
+}
+
+/// Whether a lift state is one of the 1 in 4096 remembered on never-ending relays.
+#[inline]
+fn distinguished(state: u128) -> bool {
+    let z = (state as u64) ^ ((state >> 64) as u64).rotate_left(29);
+    z.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52 == 0
+}
+
+/// Lift states known to lie on never-ending relays, per thread. Exact keys.
+struct NeverEnding {
+    states: std::collections::HashSet<u128, std::hash::BuildHasherDefault<KeyHasher>>,
+}
+
+/// Most remembered states per thread (16 bytes each, about 8 MB with the table's slack).
+const MAX_REMEMBERED: usize = 1 << 20;
+
+thread_local! {
+    static NEVER_ENDING: std::cell::RefCell<NeverEnding> = std::cell::RefCell::new(NeverEnding {
+        states: Default::default(),
+    });
+}
+
+/// A hasher for the set's `u128` keys (already spread by `distinguished`'s choice; mixed here).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    #[inline]
+    fn write_u128(&mut self, k: u128) {
+        let z = ((k as u64) ^ ((k >> 64) as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = z ^ (z >> 29);
+    }
+}
+
+/// The relay of every seed of `from` on `pits`, without captures: `Some((board, last))` when
+/// it ends (the last seed fell into the empty pit `last`; `board` before any capture), `None`
+/// when it never ends. Plays exactly the laps of [`relay`] with [`Capture`].
+fn quick_relay(pits: &Pits, from: usize) -> Option<(Pits, usize)> {
+    debug_assert!(pits[from] > 0);
+    // `state`: the board turned so that the pit about to be lifted is byte 0; `origin`: the
+    // pit of the real board that byte 0 stands for.
+    let start = turn(pack_board(pits), from);
+    let mut state = start;
+    let mut origin = from;
+    // Brent's check beside the start comparison (see `relay`'s `CycleCheck`).
+    let mut saved = start;
+    let mut power: u32 = 1;
+    let mut lap: u32 = 0;
+    // Distinguished states met on the way, remembered if the relay never ends.
+    let mut met: Vec<u128> = Vec::new();
+    loop {
+        let seeds = state as u8 as usize;
+        let sown = state.wrapping_add(LAP[seeds]);
+        let last = seeds % PITS;
+        if (sown >> (8 * last)) as u8 == 1 {
+            let board = turn(sown, (PITS - origin) % PITS);
+            return Some((unpack_pits(board), (origin + last) % PITS));
+        }
+        state = turn(sown, last);
+        origin = (origin + last) % PITS;
+        if state == start || state == saved {
+            break;
+        }
+        lap += 1;
+        if lap == power {
+            saved = state;
+            power = power.saturating_mul(2);
+            lap = 0;
+        }
+        if distinguished(state) {
+            let known = NEVER_ENDING.with(|n| n.borrow().states.contains(&state));
+            if known {
+                break;
+            }
+            met.push(state);
+        }
+    }
+    if !met.is_empty() {
+        NEVER_ENDING.with(|n| {
+            let mut n = n.borrow_mut();
+            if n.states.len() + met.len() > MAX_REMEMBERED {
+                n.states.clear();
+            }
+            n.states.extend(met);
+        });
+    }
+    None
 }
 
 impl Rules for Jodu {
@@ -333,6 +526,100 @@ mod clauses {
         assert!(r.laps > 1_000_000, "{} laps", r.laps);
         assert!(!v.legal_mask(&s).contains(4));
         assert!(!v.legal_mask(&s).is_empty());
+    }
+
+    /// The legality check of jodu@1 before issue 13: every relay played by `relay` with
+    /// Brent's check. [`Jodu::legal_for`] must agree with it everywhere.
+    fn legal_by_relay(pos: &Position, p: Player) -> ActionMask {
+        let mut ends = ActionMask::EMPTY;
+        let mut feeds = ActionMask::EMPTY;
+        for k in 0..ROW {
+            if pos.pits[pit_of(p, k)] == 0 {
+                continue;
+            }
+            let mut after = *pos;
+            if Jodu::sow(&mut after, p, k as Action, &mut NoTrace).end != RelayEnd::NeverEnds {
+                ends.insert(k as Action);
+                if row_sum(&after.pits, !p) > 0 {
+                    feeds.insert(k as Action);
+                }
+            }
+        }
+        if feeds.is_empty() {
+            ends
+        } else {
+            feeds
+        }
+    }
+
+    #[test]
+    fn the_quick_legality_check_agrees_with_the_relay_over_random_games() {
+        // Both players' masks in every position of random games, some positions twice (the
+        // second time through the remembered never-ending states).
+        let v = Jodu;
+        let mut rng = crate::rng::Rng::new(13);
+        let mut never = 0;
+        for _ in 0..2 {
+            for g in 0..150 {
+                let mut s = v.start(if g % 2 == 0 {
+                    Player::South
+                } else {
+                    Player::North
+                });
+                while !s.over && s.ply < 300 {
+                    for p in [Player::South, Player::North] {
+                        let quick = v.legal_for(&s.position, p);
+                        assert_eq!(quick, legal_by_relay(&s.position, p), "{}", v.notation(&s));
+                        for k in 0..ROW {
+                            let from = pit_of(p, k);
+                            if s.position.pits[from] > 0
+                                && quick_relay(&s.position.pits, from).is_none()
+                            {
+                                never += 1;
+                            }
+                        }
+                    }
+                    let mask = v.legal_mask(&s);
+                    let a = rng.pick(mask);
+                    v.play(&mut s, a).unwrap();
+                }
+            }
+        }
+        assert!(never > 0, "no never-ending relay met");
+    }
+
+    #[test]
+    fn the_quick_relay_ends_where_the_relay_ends() {
+        for (setup, from) in [
+            ("3 2 5 2 1 0 4 0 12 1 16 1 | 0 1 | 1", 10),
+            ("2 0 1 0 0 4 4 3 4 4 4 4 | 10 8 | 0", 0),
+            ("0 0 0 0 0 24 0 0 0 0 0 24 | 0 0 | 0", 5),
+            ("0 0 0 0 0 48 0 0 0 0 0 0 | 0 0 | 0", 5),
+            ("1 3 1 0 1 0 1 0 2 1 0 2 | 18 18 | 0", 1),
+        ] {
+            let s = Jodu.parse_notation(setup).unwrap();
+            let mut pits = s.position.pits;
+            let r = relay(&mut pits, Lift::Pit(from), &mut Plain);
+            match (quick_relay(&s.position.pits, from), r.end) {
+                (Some((after, last)), RelayEnd::Ended { last: l }) => {
+                    assert_eq!((after, last), (pits, l), "{setup}")
+                }
+                (None, RelayEnd::NeverEnds) => {}
+                (q, e) => panic!("{setup}: {q:?} against {e:?}"),
+            }
+        }
+    }
+
+    /// Relay sowing with no captures.
+    struct Plain;
+    impl RelayRules for Plain {
+        fn dropped(&mut self, pits: &mut Pits, pos: usize, hand: u8) -> Flow {
+            if hand == 0 && pits[pos] == 1 {
+                Flow::End
+            } else {
+                Flow::Sow
+            }
+        }
     }
 
     #[test]
