@@ -1,7 +1,7 @@
 //! Random-play statistics of the relay variants: match lengths and the longest finite relay.
 //! `cargo run --release -p ayo-env --example relay_stats -- ncho 200`
-use ayo_env::fours::{Episode, Fours, FoursRules};
-use ayo_env::relay::RelayEnd;
+use ayo_env::variants::fours::{Episode, Fours, FoursRules};
+use ayo_env::variants::relay::RelayEnd;
 use ayo_env::variants::{adi::AdiRules, jerin::JerinRules, ncho::NchoRules};
 use ayo_env::{Player, Rules};
 use rand::{Rng, SeedableRng};

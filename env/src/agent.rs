@@ -15,20 +15,21 @@ pub struct Analysis {
 }
 
 /// An agent chooses an action in each of a batch of live games (the player to move is the one
-/// the agent plays for). Agents that can batch (the network) get the whole batch at once.
+/// the agent plays for). Agents that think about one game at a time implement [`Agent::choose`];
+/// agents that can batch (the network) override [`Agent::choose_batch`] too and get the whole
+/// batch at once.
 pub trait Agent: Send {
     /// A name for tables and records, e.g. `alphabeta:6`.
     fn name(&self) -> String;
-    /// One legal action per game in `states` (none of them over).
+    /// One legal action in one live game.
+    fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis);
+    /// One legal action per game in `states` (none of them over); by default one game after
+    /// another.
     fn choose_batch(
         &mut self,
         rules: &Variant,
         states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)>;
-    /// One legal action in one live game.
-    fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
-        self.choose_batch(rules, &[state])
-            .pop()
-            .expect("one choice per game")
+    ) -> Vec<(Action, Analysis)> {
+        states.iter().map(|s| self.choose(rules, s)).collect()
     }
 }

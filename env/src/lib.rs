@@ -11,25 +11,28 @@
 //! assert_eq!(perft(&oware, &oware.start(Player::South), 4), 1014);
 //! ```
 
+// The core vocabulary: actions, players, boards, errors and the random streams.
 pub mod action;
-pub mod agent;
-pub mod agents;
 pub mod board;
 pub mod error;
-pub mod fours;
-pub mod perft;
 pub mod player;
-pub mod rating;
-pub mod record;
-pub mod relay;
-pub mod repetition;
-pub mod report;
 pub mod rng;
+
+// The seams: one rules trait, the runtime variant, game records, the agent abstraction.
+pub mod agent;
+pub mod record;
+pub mod repetition;
 pub mod rules;
-pub mod tournament;
-pub mod two_row;
 pub mod variant;
+
+// The variants, by family: two-row (oware, ayo, ayoayo), relay and fours (ncho, adi, jerin,
+// jodu), yao.
 pub mod variants;
+
+// What is built on the rules: perft, the vectorised environment, and the arena (baseline
+// agents, the match driver and tournaments, ratings, reports).
+pub mod arena;
+pub mod perft;
 pub mod vec_env;
 
 pub use action::{Action, ActionMask};

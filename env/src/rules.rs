@@ -144,6 +144,25 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn scores(&self, s: &Self::State) -> [i32; 2];
     /// The result from each player's view (+1 win, −1 loss, 0 draw); 0 for both until the end.
     fn returns(&self, s: &Self::State) -> [f32; 2];
+    /// A static estimate of how well `view` stands in `s`, for the search of the baseline
+    /// agents: larger is better for `view`, 0 is even, and the estimate of the opponent is the
+    /// negation. Alpha-beta scores the leaves of its search and orders moves by it; rollout
+    /// MCTS scores a rollout it cuts off by its sign. Its unit is about one seed (≈ one point of
+    /// [`Rules::scores`] in the seed-counting games): `alphabeta:D` reports `tanh(h / 8)`.
+    ///
+    /// * default (`oware`, `ayo`, `ayoayo`, `jodu`): the score difference, seeds taken by `view`
+    ///   minus the opponent's — the taken seeds decide these games.
+    /// * fours (`ncho`, `adi`, `jerin`): twelve times the groups each player can expect from
+    ///   the round — those he has taken plus the groups still on the board shared in
+    ///   proportion to the houses he owns (`12 · taken + left · houses`) — `view`'s minus the
+    ///   opponent's. The groups decide the round (`episode = round`); in `episode = match`
+    ///   the groups won become the next round's houses, so the measure also tracks the match.
+    /// * `yao`: men owned (in his holes and hand, which captures move) plus a bonus for the
+    ///   occupied holes of his front row, which the game is won and lost by.
+    fn heuristic(&self, s: &Self::State, view: Player) -> i32 {
+        let scores = self.scores(s);
+        scores[view.index()] - scores[(!view).index()]
+    }
     /// Number of actions played so far.
     fn ply(&self, s: &Self::State) -> u32;
     /// The canonical observation from the view of the player to move (or of the player who

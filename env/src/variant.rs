@@ -70,9 +70,9 @@ variants! {
     Oware(oware::Oware, oware::OwareState) = "oware",
     Ayo(ayo::Ayo, ayo::AyoState) = "ayo",
     Ayoayo(ayoayo::Ayoayo, ayoayo::AyoayoState) = "ayoayo",
-    Ncho(ncho::Ncho, crate::fours::FoursState) = "ncho",
-    Adi(adi::Adi, crate::fours::FoursState) = "adi",
-    Jerin(jerin::Jerin, crate::fours::FoursState) = "jerin",
+    Ncho(ncho::Ncho, crate::variants::fours::FoursState) = "ncho",
+    Adi(adi::Adi, crate::variants::fours::FoursState) = "adi",
+    Jerin(jerin::Jerin, crate::variants::fours::FoursState) = "jerin",
     Jodu(jodu::Jodu, jodu::JoduState) = "jodu",
     Yao(yao::Yao, yao::YaoState) = "yao",
 }
@@ -183,6 +183,9 @@ impl Rules for Variant {
     }
     fn returns(&self, s: &VariantState) -> [f32; 2] {
         with_state!(self, s, r, s => r.returns(s))
+    }
+    fn heuristic(&self, s: &VariantState, view: Player) -> i32 {
+        with_state!(self, s, r, s => r.heuristic(s, view))
     }
     fn ply(&self, s: &VariantState) -> u32 {
         with_state!(self, s, r, s => r.ply(s))

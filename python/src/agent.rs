@@ -35,7 +35,7 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let agent = ayo_env::agents::parse(spec, seed).map_err(value_error)?;
+        let agent = ayo_env::arena::agents::parse(spec, seed).map_err(value_error)?;
         Ok(Agent {
             agent: Mutex::new(agent),
         })

@@ -1,7 +1,7 @@
 //! The classic baseline agents: legal in every variant, and as strong as they should be in
 //! `oware` (both seats, fresh seeds each game).
 
-use ayo_env::agents::{self, AlphaBeta};
+use ayo_env::arena::agents::{self, AlphaBeta};
 use ayo_env::{Agent, Player, Rules, Variant, VARIANT_NAMES};
 
 /// Plays one game of `rules` from its start; `agents[p]` plays for player `p`. Returns the
@@ -113,4 +113,68 @@ fn alphabeta_searches_deeper_with_more_depth() {
     let start = oware.start(Player::South);
     let nodes = |d| AlphaBeta::new(d, 1).search(&oware, &start).2;
     assert!(nodes(6) > nodes(4), "{} vs {}", nodes(6), nodes(4));
+}
+
+/// Wins, draws and losses of `hero` against `villain` in `pairs` seat-swapped pairs of games of
+/// `variant`, each pair from its own 4-ply random opening (the tournament's match driver).
+fn wdl(variant: &str, hero: &str, villain: &str, pairs: usize) -> [u32; 3] {
+    use ayo_env::arena::tournament::{play, Control, MatchConfig};
+    let rules: Variant = variant.parse().unwrap();
+    let mut players = vec![
+        agents::parse(hero, 11).unwrap(),
+        agents::parse(villain, 22).unwrap(),
+    ];
+    let config = MatchConfig {
+        seed: 7,
+        opening_plies: 4,
+        ..Default::default()
+    };
+    let played = play(&rules, &mut players, &vec![(0, 1); pairs], &config, |_| {
+        Control::Continue
+    })
+    .unwrap();
+    let mut wdl = [0; 3];
+    for p in played.iter().flat_map(|p| p.result.points) {
+        wdl[if p == 1.0 {
+            0
+        } else if p == 0.5 {
+            1
+        } else {
+            2
+        }] += 1;
+    }
+    eprintln!("{variant}: {hero} against {villain}: {wdl:?}");
+    wdl
+}
+
+/// The baselines are meaningful opponents in every variant (issue 13): `alphabeta:6` and
+/// `mcts:1000` each win at least 95 of 100 games against `random`, and `alphabeta:6` scores more
+/// than half against `alphabeta:2` (draws count half).
+macro_rules! baselines_are_meaningful {
+    ($($name:ident: $variant:literal,)*) => {$(
+        #[test]
+        fn $name() {
+            let [w, _, _] = wdl($variant, "alphabeta:6", "random", 50);
+            assert!(w >= 95, "{}: alphabeta:6 won {w} of 100 against random", $variant);
+            let [w, _, _] = wdl($variant, "mcts:1000", "random", 50);
+            assert!(w >= 95, "{}: mcts:1000 won {w} of 100 against random", $variant);
+            let [w, d, l] = wdl($variant, "alphabeta:6", "alphabeta:2", 50);
+            assert!(
+                2 * w + d > 100,
+                "{}: alphabeta:6 against alphabeta:2: {w}-{d}-{l}",
+                $variant
+            );
+        }
+    )*};
+}
+
+baselines_are_meaningful! {
+    baselines_are_meaningful_in_oware: "oware",
+    baselines_are_meaningful_in_ayo: "ayo",
+    baselines_are_meaningful_in_ayoayo: "ayoayo",
+    baselines_are_meaningful_in_ncho: "ncho",
+    baselines_are_meaningful_in_adi: "adi",
+    baselines_are_meaningful_in_jerin: "jerin",
+    baselines_are_meaningful_in_jodu: "jodu",
+    baselines_are_meaningful_in_yao: "yao",
 }

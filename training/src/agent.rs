@@ -104,6 +104,12 @@ impl Agent for NetAgent {
         self.label.clone()
     }
 
+    fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
+        self.choose_batch(rules, &[state])
+            .pop()
+            .expect("one choice per game")
+    }
+
     fn choose_batch(
         &mut self,
         rules: &Variant,
@@ -151,7 +157,7 @@ pub enum PlayerError {
     #[error("{baseline}; nor is {spec:?} a checkpoint file ({PLAYER_SPECS})")]
     Unknown {
         spec: String,
-        baseline: ayo_env::agents::AgentSpecError,
+        baseline: ayo_env::arena::agents::AgentSpecError,
     },
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
@@ -168,7 +174,7 @@ pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, u32)> {
     Path::new(path).is_file().then(|| (Path::new(path), sims))
 }
 
-/// The player named by `spec` for games of `rules`: a baseline agent of `ayo_env::agents` or a
+/// The player named by `spec` for games of `rules`: a baseline agent of `ayo_env::arena::agents` or a
 /// checkpoint (checked to be trained for `rules`) searching `default_sims` simulations per move
 /// unless its spec says `:SIMS` (0: the network's policy alone). Used by tournaments, the engine,
 /// `ayo play` and the evaluation during training alike.
@@ -178,7 +184,7 @@ pub fn load_player(
     default_sims: u32,
     seed: u64,
 ) -> Result<Box<dyn Agent>, PlayerError> {
-    match ayo_env::agents::parse(spec, seed) {
+    match ayo_env::arena::agents::parse(spec, seed) {
         Ok(agent) => Ok(agent),
         Err(baseline) => match checkpoint_spec(spec, default_sims) {
             Some((path, sims)) => {

@@ -1,10 +1,10 @@
 //! Evaluation matches of a network against other agents (in-run evaluation, `ayo train
-//! --evaluate`, the main job): the tournament's one match driver, [`ayo_env::tournament::play`],
+//! --evaluate`, the main job): the tournament's one match driver, [`ayo_env::arena::tournament::play`],
 //! with its paired random openings — every pair of games starts from the same few random plies,
 //! one game per seat, so that a deterministic network against a baseline still plays different
 //! games — summed up from the first agent's side.
 
-use ayo_env::tournament::{self, Control, MatchConfig, MatchError};
+use ayo_env::arena::tournament::{self, Control, MatchConfig, MatchError};
 use ayo_env::{Agent, Player, Variant};
 
 /// Wins, draws and losses of the first agent.
@@ -78,7 +78,7 @@ pub fn play_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ayo_env::{agents, Action, Analysis, Rules, VariantState};
+    use ayo_env::{arena::agents, Action, Analysis, Rules, VariantState};
 
     fn config(opening_plies: u32) -> MatchConfig {
         MatchConfig {
@@ -109,20 +109,11 @@ mod tests {
         fn name(&self) -> String {
             "first".into()
         }
-        fn choose_batch(
-            &mut self,
-            rules: &Variant,
-            states: &[&VariantState],
-        ) -> Vec<(Action, Analysis)> {
-            states
-                .iter()
-                .map(|s| {
-                    (
-                        rules.legal_mask(s).iter().next().unwrap(),
-                        Analysis::default(),
-                    )
-                })
-                .collect()
+        fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+            (
+                rules.legal_mask(s).iter().next().unwrap(),
+                Analysis::default(),
+            )
         }
     }
 

@@ -27,7 +27,7 @@ use crate::replay::ReplayBuffer;
 use crate::selfplay::SelfPlay;
 use crate::trainer::{Losses, Trainer};
 use anyhow::{bail, Context, Result};
-use ayo_env::tournament::MatchConfig;
+use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Rules, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

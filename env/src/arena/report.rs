@@ -3,8 +3,8 @@
 //! played pairs, rendered as text tables, written as JSON and CSV (`ayo tournament`).
 
 use crate::agent::Agent;
-use crate::rating::{CrossTable, GamePair, Ratings, Sprt, SprtDecision, Wdl};
-use crate::tournament::PlayedPair;
+use crate::arena::rating::{CrossTable, GamePair, Ratings, Sprt, SprtDecision, Wdl};
+use crate::arena::tournament::PlayedPair;
 use crate::variant::Variant;
 use serde::Serialize;
 use std::fmt::Write as _;

@@ -1,21 +1,21 @@
 //! Matches between agents in **game pairs**: each pair starts from one opening (a few random
 //! plies from the start) and is played twice, each player once in each seat, so that the
-//! first-move advantage cancels. The statistics of the results are in [`crate::rating`].
+//! first-move advantage cancels. The statistics of the results are in [`crate::arena::rating`].
 //!
 //! All games in flight run together: at each step every agent gets one
 //! [`Agent::choose_batch`] call with every game in which it is to move (so a network agent
 //! evaluates them in one forward pass), and different agents choose in parallel.
 //!
 //! ```
-//! use ayo_env::tournament::{play, round_robin, Control, MatchConfig};
+//! use ayo_env::arena::tournament::{play, round_robin, Control, MatchConfig};
 //! use ayo_env::{Agent, Analysis, Rules, Variant, VariantState};
 //!
 //! /// Always sows the leftmost legal pit.
 //! struct Leftmost;
 //! impl Agent for Leftmost {
 //!     fn name(&self) -> String { "leftmost".into() }
-//!     fn choose_batch(&mut self, v: &Variant, s: &[&VariantState]) -> Vec<(u8, Analysis)> {
-//!         s.iter().map(|s| (v.legal_mask(s).nth(0).unwrap(), Analysis::default())).collect()
+//!     fn choose(&mut self, v: &Variant, s: &VariantState) -> (u8, Analysis) {
+//!         (v.legal_mask(s).nth(0).unwrap(), Analysis::default())
 //!     }
 //! }
 //! let oware = Variant::new("oware", &[]).unwrap();
@@ -28,9 +28,9 @@
 
 use crate::action::Action;
 use crate::agent::{Agent, Analysis};
+use crate::arena::rating::GamePair;
 use crate::error::PlayError;
 use crate::player::Player;
-use crate::rating::GamePair;
 use crate::record::GameRecord;
 use crate::rules::Rules;
 use crate::variant::{Variant, VariantState};
@@ -372,18 +372,16 @@ mod tests {
         ) -> Vec<(Action, Analysis)> {
             self.largest_batch
                 .fetch_max(states.len(), Ordering::Relaxed);
-            states
-                .iter()
-                .map(|s| {
-                    let legal = rules.legal_actions(s);
-                    let a = if self.highest {
-                        *legal.last().unwrap()
-                    } else {
-                        legal[0]
-                    };
-                    (a, Analysis::default())
-                })
-                .collect()
+            states.iter().map(|s| self.choose(rules, s)).collect()
+        }
+        fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+            let legal = rules.legal_actions(s);
+            let a = if self.highest {
+                *legal.last().unwrap()
+            } else {
+                legal[0]
+            };
+            (a, Analysis::default())
         }
     }
 

@@ -11,9 +11,9 @@
 //! Houses are bought in the same default order, 3,4,2,5,1,6 of the opponent's row.
 
 use crate::board::Pits;
-use crate::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
-use crate::relay::Flow;
+use crate::variants::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
 use crate::variants::ncho::owner_and_sower_fours;
+use crate::variants::relay::Flow;
 
 /// The rule choices of `adi`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -48,8 +48,8 @@ impl FoursRules for AdiRules {
 #[cfg(test)]
 mod clauses {
     use super::*;
-    use crate::fours::{clause, Episode};
     use crate::rules::Rules;
+    use crate::variants::fours::{clause, Episode};
     use crate::PlayError;
 
     fn adi() -> Adi {

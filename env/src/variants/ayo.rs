@@ -14,7 +14,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{two_row_rules, Position};
+use crate::variants::two_row::{two_row_rules, Position};
 
 /// Which total ends the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

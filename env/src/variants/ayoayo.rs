@@ -15,7 +15,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{two_row_rules, Position};
+use crate::variants::two_row::{two_row_rules, Position};
 
 /// First odu action: action `ODU + k` moves own pit `k` (0..=4) into own pit `k + 1`.
 pub const ODU: Action = 6;

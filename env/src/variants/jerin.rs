@@ -15,8 +15,8 @@
 //!   not start it).
 
 use crate::board::Pits;
-use crate::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
-use crate::relay::Flow;
+use crate::variants::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
+use crate::variants::relay::Flow;
 
 /// The rule choices of `jerin`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,8 +75,8 @@ impl FoursRules for JerinRules {
 #[cfg(test)]
 mod clauses {
     use super::*;
-    use crate::fours::{clause, Episode, OPENING};
     use crate::rules::Rules;
+    use crate::variants::fours::{clause, Episode, OPENING};
     use crate::Player;
 
     fn jerin() -> Jerin {

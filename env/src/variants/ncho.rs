@@ -6,11 +6,11 @@
 //! 11th group also takes the last: if that happens in the middle of a sowing, the round ends at
 //! once and he takes everything still on the board and in hand. The next round is started by
 //! the other player. Everything the fours variants share (ownership, rounds, passes, the cycle
-//! rule, notation, observation) is in [`crate::fours`].
+//! rule, notation, observation) is in [`crate::variants::fours`].
 
 use crate::board::Pits;
-use crate::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
-use crate::relay::Flow;
+use crate::variants::fours::{Feeding, Fours, FoursRules, NextStarter, Opening, Turn};
+use crate::variants::relay::Flow;
 
 /// The rule choices of `ncho`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -69,8 +69,8 @@ impl FoursRules for NchoRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relay::RelayEnd;
     use crate::rules::Rules;
+    use crate::variants::relay::RelayEnd;
     use crate::Player;
 
     #[test]
@@ -102,8 +102,8 @@ mod tests {
 #[cfg(test)]
 mod clauses {
     use super::*;
-    use crate::fours::{clause, Episode};
     use crate::rules::Rules;
+    use crate::variants::fours::{clause, Episode};
 
     fn ncho() -> Ncho {
         Ncho::default()

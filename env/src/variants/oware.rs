@@ -16,7 +16,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rules::{Rules, Snapshot, Trace};
-use crate::two_row::{two_row_rules, Position};
+use crate::variants::two_row::{two_row_rules, Position};
 
 /// The `oware` preset. `seeds` per pit at the start (default 4).
 #[derive(Clone, Debug, PartialEq, Eq)]

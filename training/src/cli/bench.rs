@@ -2,7 +2,7 @@
 //! game takes, and the time of an `alphabeta:8` search from the start position.
 
 use anyhow::Result;
-use ayo_env::agents::AlphaBeta;
+use ayo_env::arena::agents::AlphaBeta;
 use ayo_env::perft::random_walk;
 use ayo_env::rng::Rng;
 use ayo_env::{Buffers, FirstPlayer, Player, Rules, VecEnv, VecEnvConfig};

@@ -5,9 +5,9 @@
 //! `--run DIR` rates a training run's checkpoints and plots Elo against training step.
 
 use anyhow::{bail, Context, Result};
-use ayo_env::rating::{rate, GamePair, Pentanomial, RateConfig, Sprt, SprtDecision};
-use ayo_env::report::{self, Report, SprtReport};
-use ayo_env::tournament::{self, Control, MatchConfig};
+use ayo_env::arena::rating::{rate, GamePair, Pentanomial, RateConfig, Sprt, SprtDecision};
+use ayo_env::arena::report::{self, Report, SprtReport};
+use ayo_env::arena::tournament::{self, Control, MatchConfig};
 use ayo_env::{Agent, Variant};
 use ayo_train::config::TrainConfig;
 use std::path::{Path, PathBuf};
@@ -203,7 +203,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         }),
     );
     if let Some(out) = &a.out {
-        ayo_env::report::write(out, &report)?;
+        ayo_env::arena::report::write(out, &report)?;
     }
     Ok(report)
 }

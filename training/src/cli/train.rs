@@ -1,7 +1,7 @@
 //! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
 
 use anyhow::{Context, Result};
-use ayo_env::tournament::MatchConfig;
+use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Player, Rules, Variant};
 use ayo_train::agent::{load_player, NetAgent};
 use ayo_train::config::TrainConfig;

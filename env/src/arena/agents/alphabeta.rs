@@ -107,7 +107,7 @@ impl AlphaBeta {
     ) -> i32 {
         match rules.to_play(child) {
             None => terminal_score(rules, child, parent_mover),
-            Some(_) if depth == 0 => score_difference(rules, child, parent_mover),
+            Some(_) if depth == 0 => rules.heuristic(child, parent_mover),
             Some(m) if m == parent_mover => self.negamax(rules, child, depth, alpha, beta),
             Some(_) => -self.negamax(rules, child, depth, -beta, -alpha),
         }
@@ -140,7 +140,7 @@ impl AlphaBeta {
             }
         }
         let mover = rules.to_play(s).expect("negamax searches a live game");
-        // Move ordering: the table's move first, then the best immediate score difference.
+        // Move ordering: the table's move first, then the best heuristic value after the move.
         let mut children: Vec<(i32, Action, R::State)> = rules
             .legal_mask(s)
             .iter()
@@ -150,7 +150,7 @@ impl AlphaBeta {
                 let order = if Some(a) == tt_move {
                     INF
                 } else {
-                    score_difference(rules, &child, mover)
+                    rules.heuristic(&child, mover)
                 };
                 (order, a, child)
             })
@@ -220,19 +220,10 @@ impl Agent for AlphaBeta {
     fn name(&self) -> String {
         format!("alphabeta:{}", self.depth)
     }
-    fn choose_batch(
-        &mut self,
-        rules: &Variant,
-        states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)> {
-        states
-            .iter()
-            .map(|s| {
-                let (a, score, nodes) = self.search(rules, s);
-                let value = Some(score_to_value(score));
-                (a, Analysis { value, work: nodes })
-            })
-            .collect()
+    fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+        let (a, score, nodes) = self.search(rules, s);
+        let value = Some(score_to_value(score));
+        (a, Analysis { value, work: nodes })
     }
 }
 

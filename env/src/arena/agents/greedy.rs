@@ -52,18 +52,9 @@ impl Agent for Greedy {
     fn name(&self) -> String {
         "greedy".into()
     }
-    fn choose_batch(
-        &mut self,
-        rules: &Variant,
-        states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)> {
-        states
-            .iter()
-            .map(|s| {
-                let (a, _) = self.choose_in(rules, s);
-                let work = rules.legal_mask(s).count() as u64;
-                (a, Analysis { value: None, work })
-            })
-            .collect()
+    fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+        let (a, _) = self.choose_in(rules, s);
+        let work = rules.legal_mask(s).count() as u64;
+        (a, Analysis { value: None, work })
     }
 }

@@ -13,7 +13,7 @@ use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::variant::{Variant, VariantState};
 
-/// A rollout longer than this many plies is scored by the sign of the score difference.
+/// A rollout longer than this many plies is scored by the sign of [`Rules::heuristic`].
 const MAX_ROLLOUT: u32 = 2000;
 
 /// UCT search with random rollouts, a fixed number of simulations per move.
@@ -138,8 +138,7 @@ impl Mcts {
         if rules.to_play(&s).is_none() {
             return rules.returns(&s);
         }
-        let [a, b] = rules.scores(&s);
-        let d = (a - b).signum() as f32;
+        let d = rules.heuristic(&s, Player::South).signum() as f32;
         [d, -d]
     }
 }
@@ -148,24 +147,15 @@ impl Agent for Mcts {
     fn name(&self) -> String {
         format!("mcts:{}", self.simulations)
     }
-    fn choose_batch(
-        &mut self,
-        rules: &Variant,
-        states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)> {
-        states
-            .iter()
-            .map(|s| {
-                let (a, value) = self.search(rules, s);
-                let work = self.simulations as u64;
-                (
-                    a,
-                    Analysis {
-                        value: Some(value),
-                        work,
-                    },
-                )
-            })
-            .collect()
+    fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+        let (a, value) = self.search(rules, s);
+        let work = self.simulations as u64;
+        (
+            a,
+            Analysis {
+                value: Some(value),
+                work,
+            },
+        )
     }
 }

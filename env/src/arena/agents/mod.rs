@@ -13,7 +13,7 @@
 //! | `mcts:N`      | UCT with random rollouts, N simulations per move                            |
 //!
 //! ```
-//! use ayo_env::{agents, Player, Rules, Variant};
+//! use ayo_env::{arena::agents, Player, Rules, Variant};
 //! let oware: Variant = "oware".parse().unwrap();
 //! let mut agent = agents::parse("alphabeta:4", 7).unwrap();
 //! let start = oware.start(Player::South);

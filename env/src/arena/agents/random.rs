@@ -29,23 +29,7 @@ impl Agent for Random {
     fn name(&self) -> String {
         "random".into()
     }
-    fn choose_batch(
-        &mut self,
-        rules: &Variant,
-        states: &[&VariantState],
-    ) -> Vec<(Action, Analysis)> {
-        states
-            .iter()
-            .map(|s| {
-                let a = self.choose_in(rules, s);
-                (
-                    a,
-                    Analysis {
-                        value: None,
-                        work: 0,
-                    },
-                )
-            })
-            .collect()
+    fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+        (self.choose_in(rules, s), Analysis::default())
     }
 }
