@@ -303,7 +303,8 @@ impl TrainConfig {
         toml::to_string(self).expect("config serialises to TOML")
     }
 
-    /// Checks every value once.
+    /// Checks every value once. Every number must be finite: a config is merged through JSON
+    /// ([`TrainConfig::with`]), which has no NaN or infinity.
     pub fn validate(&self) -> Result<(), ConfigError> {
         fn check(
             ok: bool,
@@ -373,10 +374,10 @@ impl TrainConfig {
             "at most `buffer_size`",
         )?;
         check(
-            self.replay_ratio > 0.0,
+            self.replay_ratio > 0.0 && self.replay_ratio.is_finite(),
             "replay_ratio",
             self.replay_ratio,
-            "positive",
+            "a positive number",
         )?;
         check(
             self.lr > 0.0 && self.lr.is_finite(),
@@ -391,11 +392,45 @@ impl TrainConfig {
             "between 0 and `lr`",
         )?;
         check(
-            self.weight_decay >= 0.0,
+            self.weight_decay >= 0.0 && self.weight_decay.is_finite(),
             "weight_decay",
             self.weight_decay,
-            "non-negative",
+            "a non-negative number",
         )?;
+        for (ok, key, value) in [
+            (
+                self.value_weight >= 0.0 && self.value_weight.is_finite(),
+                "value_weight",
+                self.value_weight,
+            ),
+            (
+                self.score_weight >= 0.0 && self.score_weight.is_finite(),
+                "score_weight",
+                self.score_weight,
+            ),
+            (
+                self.gumbel_scale >= 0.0 && self.gumbel_scale.is_finite(),
+                "gumbel_scale",
+                self.gumbel_scale.into(),
+            ),
+            (
+                self.c_visit >= 0.0 && self.c_visit.is_finite(),
+                "c_visit",
+                self.c_visit.into(),
+            ),
+            (
+                self.c_scale >= 0.0 && self.c_scale.is_finite(),
+                "c_scale",
+                self.c_scale.into(),
+            ),
+            (
+                self.eval_every_s >= 0.0 && self.eval_every_s.is_finite(),
+                "eval_every_s",
+                self.eval_every_s,
+            ),
+        ] {
+            check(ok, key, value, "a non-negative number")?;
+        }
         check(
             (0.0..=1.0).contains(&self.value_target_q),
             "value_target_q",
@@ -428,10 +463,10 @@ impl TrainConfig {
             "an even number (both seats)",
         )?;
         check(
-            self.checkpoint_every_s > 0.0,
+            self.checkpoint_every_s > 0.0 && self.checkpoint_every_s.is_finite(),
             "checkpoint_every_s",
             self.checkpoint_every_s,
-            "positive",
+            "a positive number",
         )?;
         Ok(())
     }
@@ -454,8 +489,8 @@ impl TrainConfig {
     }
 
     /// How evaluation games are played: openings, varied starts, the ply cap of self-play.
-    pub fn eval_match_config(&self) -> ayo_env::tournament::MatchConfig {
-        ayo_env::tournament::MatchConfig {
+    pub fn eval_match_config(&self) -> ayo_env::arena::tournament::MatchConfig {
+        ayo_env::arena::tournament::MatchConfig {
             opening_plies: self.eval_opening_plies,
             varied_starts: self.eval_varied_starts,
             max_plies: self.max_plies,

@@ -7,7 +7,7 @@
 //! ```
 //! use ayo_env::Variant;
 //! let rules: Variant = "oware".parse().unwrap();
-//! let mut agent = ayo_env::agents::parse("random", 1).unwrap();
+//! let mut agent = ayo_env::arena::agents::parse("random", 1).unwrap();
 //! let mut out = Vec::new();
 //! ayo_train::engine::serve(&rules, agent.as_mut(), "isready\nfly\n".as_bytes(), &mut out).unwrap();
 //! let out = String::from_utf8(out).unwrap();
@@ -21,16 +21,24 @@ const COMMANDS: &str =
     "hello, isready, newgame, position startpos|notation <text> [moves <a> ...], \
                         legal, show, go, quit";
 
-/// Answers protocol commands read from `input` on `output` until `quit` or the end of input.
+/// Answers protocol commands read from `input` on `output` until `quit` or the end of input;
+/// it returns an error only when reading or writing fails, never because of what it read.
 pub fn serve(
     rules: &Variant,
     agent: &mut dyn Agent,
-    input: impl BufRead,
+    mut input: impl BufRead,
     mut output: impl Write,
 ) -> std::io::Result<()> {
     let mut game = rules.start(Player::South);
-    for line in input.lines() {
-        let line = line?;
+    let mut bytes = Vec::new();
+    loop {
+        // Lines are read as bytes and decoded leniently: a line that is not UTF-8 is a bad
+        // command (answered with an error line), not the end of the engine.
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes);
         let line = line.trim();
         let (command, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
@@ -157,7 +165,7 @@ mod tests {
 
     fn talk(script: &str) -> String {
         let rules: Variant = "oware".parse().unwrap();
-        let mut agent = ayo_env::agents::parse("greedy", 1).unwrap();
+        let mut agent = ayo_env::arena::agents::parse("greedy", 1).unwrap();
         let mut out = Vec::new();
         serve(&rules, agent.as_mut(), script.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
