@@ -152,11 +152,11 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     ///
     /// * default (`oware`, `ayo`, `ayoayo`, `jodu`): the score difference, seeds taken by `view`
     ///   minus the opponent's — the taken seeds decide these games.
-    /// * fours (`ncho`, `adi`, `jerin`): twelve times the groups each player can expect from
-    ///   the round — those he has taken plus the groups still on the board shared in
-    ///   proportion to the houses he owns (`12 · taken + left · houses`) — `view`'s minus the
-    ///   opponent's. The groups decide the round (`episode = round`); in `episode = match`
-    ///   the groups won become the next round's houses, so the measure also tracks the match.
+    /// * fours (`ncho`, `adi`, `jerin`): what the round would give each player if it ended now
+    ///   under the cycle rule, in seeds: 4 × groups taken + the seeds in the houses he owns,
+    ///   `view`'s minus the opponent's. The groups decide the round (`episode = round`); in
+    ///   `episode = match` the groups won become the next round's houses, so the measure also
+    ///   tracks the match.
     /// * `yao`: men owned (in his holes and hand, which captures move) plus a bonus for the
     ///   occupied holes of his front row, which the game is won and lost by.
     fn heuristic(&self, s: &Self::State, view: Player) -> i32 {

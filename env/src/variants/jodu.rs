@@ -432,6 +432,7 @@ impl Rules for Jodu {
 #[cfg(test)]
 mod clauses {
     use super::*;
+    use crate::variants::relay::Plain;
     use crate::PlayError;
 
     fn clause(setup: &str, action: Action, expected: &str) {
@@ -606,18 +607,6 @@ mod clauses {
                 }
                 (None, RelayEnd::NeverEnds) => {}
                 (q, e) => panic!("{setup}: {q:?} against {e:?}"),
-            }
-        }
-    }
-
-    /// Relay sowing with no captures.
-    struct Plain;
-    impl RelayRules for Plain {
-        fn dropped(&mut self, pits: &mut Pits, pos: usize, hand: u8) -> Flow {
-            if hand == 0 && pits[pos] == 1 {
-                Flow::End
-            } else {
-                Flow::Sow
             }
         }
     }

@@ -162,21 +162,25 @@ impl CycleCheck {
     }
 }
 
+/// Relay sowing with no captures at all: the last seed in an empty pit ends the turn (for
+/// tests of relays alone).
+#[cfg(test)]
+pub(crate) struct Plain;
+
+#[cfg(test)]
+impl RelayRules for Plain {
+    fn dropped(&mut self, pits: &mut Pits, pos: usize, hand: u8) -> Flow {
+        if hand == 0 && pits[pos] == 1 {
+            Flow::End
+        } else {
+            Flow::Sow
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Relay sowing with no captures at all: the last seed in an empty pit ends the turn.
-    struct Plain;
-    impl RelayRules for Plain {
-        fn dropped(&mut self, pits: &mut Pits, pos: usize, hand: u8) -> Flow {
-            if hand == 0 && pits[pos] == 1 {
-                Flow::End
-            } else {
-                Flow::Sow
-            }
-        }
-    }
 
     #[test]
     fn relay_lifts_the_last_pit_until_a_seed_falls_into_an_empty_pit() {

@@ -9,19 +9,13 @@ use anyhow::Result;
 pub struct Args {
     #[command(flatten)]
     game: super::VariantArgs,
-    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
-    #[arg(long)]
-    agent: String,
-    /// Simulations per move of a checkpoint given without `:SIMS` (0: network policy alone).
-    #[arg(long, default_value_t = 0)]
-    sims: u32,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    #[command(flatten)]
+    player: super::AgentArgs,
 }
 
 pub fn run(a: Args) -> Result<()> {
     let rules = a.game.rules()?;
-    let mut agent = ayo_train::agent::load_player(&a.agent, &rules, a.sims, a.seed)?;
+    let mut agent = a.player.load(&rules)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     ayo_train::engine::serve(&rules, agent.as_mut(), stdin.lock(), stdout.lock())?;

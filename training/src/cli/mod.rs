@@ -31,6 +31,31 @@ impl VariantArgs {
     }
 }
 
+/// `--agent SPEC [--sims N] [--seed S]`, shared by the subcommands that put one agent in a game.
+#[derive(clap::Args)]
+pub struct AgentArgs {
+    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
+    #[arg(long)]
+    pub agent: String,
+    /// Simulations per move of a checkpoint given without `:SIMS` (0: network policy alone).
+    #[arg(long, default_value_t = 0)]
+    pub sims: u32,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl AgentArgs {
+    /// The agent, for games of `rules`.
+    pub fn load(&self, rules: &Variant) -> Result<Box<dyn ayo_env::Agent>> {
+        Ok(ayo_train::agent::load_player(
+            &self.agent,
+            rules,
+            self.sims,
+            self.seed,
+        )?)
+    }
+}
+
 /// The variant named on the command line (`name` or `name@version`) with `key=value,…` options.
 pub fn variant(spec: &str, options: Option<&str>) -> Result<Variant> {
     let opts = Variant::parse_options(options.unwrap_or(""))?;

@@ -12,17 +12,12 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(flatten)]
     game: super::VariantArgs,
-    /// The opponent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
-    #[arg(long)]
-    agent: String,
+    /// The opponent.
+    #[command(flatten)]
+    opponent: super::AgentArgs,
     /// Your seat: `south` (moves first) or `north`.
     #[arg(long, default_value = "south")]
     seat: String,
-    /// Simulations per move of a checkpoint given without `:SIMS` (0: network policy alone).
-    #[arg(long, default_value_t = 0)]
-    sims: u32,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Write the game record (JSON) here when the game ends.
     #[arg(long)]
     record: Option<PathBuf>,
@@ -35,7 +30,7 @@ pub fn run(a: Args) -> Result<()> {
         "north" | "n" | "1" => Player::North,
         other => bail!("--seat {other:?}: expected south or north"),
     };
-    let mut agent = ayo_train::agent::load_player(&a.agent, &rules, a.sims, a.seed)?;
+    let mut agent = a.opponent.load(&rules)?;
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let record = play(&rules, agent.as_mut(), seat, stdin.lock(), stdout.lock())?;

@@ -623,15 +623,11 @@ impl<V: FoursRules> Rules for Fours<V> {
         let d = s.groups[0].cmp(&s.groups[1]) as i8 as f32;
         [d, -d]
     }
-    /// Twelve times the groups each player can expect from the round: the groups he has
-    /// taken, plus the groups still on the board shared in proportion to the houses he owns
-    /// (`12 · taken + left · houses`); `view`'s minus the opponent's (see [`Rules::heuristic`]).
+    /// What the round would give each player if it ended now under the cycle rule, in seeds:
+    /// 4 × the groups he has taken + the seeds in the houses he owns; `view`'s minus the
+    /// opponent's (see [`Rules::heuristic`]).
     fn heuristic(&self, s: &FoursState, view: Player) -> i32 {
-        let left = (GROUPS - s.groups[0] - s.groups[1]) as i32;
-        let worth = |p: Player| {
-            let houses = s.owner.iter().filter(|&&o| o == p).count() as i32;
-            12 * s.groups[p.index()] as i32 + left * houses
-        };
+        let worth = |p: Player| 4 * s.groups[p.index()] as i32 + s.seeds_of(p) as i32;
         worth(view) - worth(!view)
     }
     fn ply(&self, s: &FoursState) -> u32 {
