@@ -1,3 +1,9 @@
 //! The fuzz targets link ayo-train, hence libtorch: the same rpath and link flags as the `ayo`
 //! binary, from the one build script that finds libtorch.
-include!("../training/build.rs");
+
+#[path = "../training/build.rs"]
+mod torch_rpath;
+
+fn main() {
+    torch_rpath::main();
+}

@@ -3,6 +3,7 @@
 #   learning_curve.csv/.png  every checkpoint, CURVE_GAMES games against each baseline
 #   final.csv                the run's last checkpoint, GAMES games against each baseline
 #   match.csv                (round-based variants) the same network playing whole matches
+#                            against MATCH_AGAINST (alphabeta:6: a match of mcts:1000 costs ~30 CPU-s)
 # Games are played in seat-swapped pairs from shared 4-ply random openings and, for round-based
 # variants, from varied starting ownerships (`ayo train --evaluate`, the tournament's driver).
 #
@@ -11,9 +12,10 @@ set -euo pipefail
 RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
 AYO="${AYO:-target/release/ayo}"
 AGAINST="${AGAINST:-mcts:1000,alphabeta:6}"
+MATCH_AGAINST="${MATCH_AGAINST:-alphabeta:6}"
 GAMES="${GAMES:-200}"
 CURVE_GAMES="${CURVE_GAMES:-100}"
-MATCH_GAMES="${MATCH_GAMES:-100}"
+MATCH_GAMES="${MATCH_GAMES:-40}"
 SIMS="${SIMS:-32}"
 
 variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
@@ -27,7 +29,7 @@ echo "== $RUN: final strength, $GAMES games against each of $AGAINST =="
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
-        "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" \
+        "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$MATCH_AGAINST" \
             --play-options episode=match --max-plies 5000 \
             --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" | tee "$RUN/match.csv"
         ;;

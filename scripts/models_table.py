@@ -18,11 +18,11 @@ SHIPPED = {
     "oware": ("oware-levels-1h", "oware-1h-levels"),
     "ayo": ("ayo-1h", "ayo-1h"),
     "ayoayo": ("ayoayo-1h", "ayoayo-1h"),
-    "ncho": ("ncho-1h", "ncho-1h"),
-    "adi": ("adi-1h", "adi-1h"),
-    "jerin": ("jerin-1h", "jerin-1h"),
-    "jodu": ("jodu-1h", "jodu-1h"),
-    "yao": ("yao-1h", "yao-1h"),
+    "ncho": ("ncho-1h-b", "ncho-1h-b"),
+    "adi": ("adi-1h-b", "adi-1h-b"),
+    "jerin": ("jerin-1h-b", "jerin-1h-b"),
+    "jodu": ("jodu-1h-b", "jodu-1h-b"),
+    "yao": ("yao-1h-c", "yao-1h-c"),
 }
 
 

@@ -22,7 +22,7 @@ use std::process::Command;
 const PRINT_TORCH_LIB: &str =
     "import torch, os; print(os.path.join(os.path.dirname(torch.__file__), 'lib'))";
 
-fn main() {
+pub fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     for var in [
         "LIBTORCH_USE_PYTORCH",

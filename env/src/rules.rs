@@ -163,6 +163,11 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         let scores = self.scores(s);
         scores[view.index()] - scores[(!view).index()]
     }
+    /// The round an episode of several rounds is in (the fours games' whole matches); 0 for
+    /// games without rounds. The baseline MCTS ends its rollouts with the round.
+    fn round(&self, _s: &Self::State) -> u32 {
+        0
+    }
     /// Number of actions played so far.
     fn ply(&self, s: &Self::State) -> u32;
     /// The canonical observation from the view of the player to move (or of the player who

@@ -187,6 +187,9 @@ impl Rules for Variant {
     fn heuristic(&self, s: &VariantState, view: Player) -> i32 {
         with_state!(self, s, r, s => r.heuristic(s, view))
     }
+    fn round(&self, s: &VariantState) -> u32 {
+        with_state!(self, s, r, s => r.round(s))
+    }
     fn ply(&self, s: &VariantState) -> u32 {
         with_state!(self, s, r, s => r.ply(s))
     }

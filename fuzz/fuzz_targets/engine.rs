@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let rules = variant(pick);
-    let mut agent = ayo_env::agents::parse("random", u64::from(pick)).expect("random");
+    let mut agent = ayo_env::arena::agents::parse("random", u64::from(pick)).expect("random");
     let mut out = Vec::new();
     ayo_train::engine::serve(&rules, agent.as_mut(), input, &mut out)
         .expect("the engine ends only at quit or at the end of its input");

@@ -125,15 +125,22 @@ impl Mcts {
         best.0
     }
 
-    /// Each player's result of a uniformly random game from `s`.
+    /// Each player's result of a uniformly random game from `s`. A rollout stops at the end
+    /// of the round it started in (whole matches of the fours games), or after
+    /// [`MAX_ROLLOUT`] plies, and is then scored by the sign of [`Rules::heuristic`] (after a
+    /// round, the houses each player owns for the next).
     fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State) -> [f32; 2] {
         let mut s = s.clone();
+        let round = rules.round(&s);
         for _ in 0..MAX_ROLLOUT {
             let mask = rules.legal_mask(&s);
             if mask.is_empty() {
                 return rules.returns(&s);
             }
             rules.play_unchecked(&mut s, self.rng.pick(mask));
+            if rules.round(&s) != round {
+                break;
+            }
         }
         if rules.to_play(&s).is_none() {
             return rules.returns(&s);

@@ -630,6 +630,9 @@ impl<V: FoursRules> Rules for Fours<V> {
         let worth = |p: Player| 4 * s.groups[p.index()] as i32 + s.seeds_of(p) as i32;
         worth(view) - worth(!view)
     }
+    fn round(&self, s: &FoursState) -> u32 {
+        s.round
+    }
     fn ply(&self, s: &FoursState) -> u32 {
         s.ply
     }
