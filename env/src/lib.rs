@@ -3,7 +3,7 @@
 //! Pure rules, boards and batches; nothing of torch. One [`Rules`] trait that every variant
 //! implements (one file per variant in [`variants`]), a runtime [`Variant`] enum that
 //! dispatches to them, [`GameRecord`]s, [`perft()`], the [`Agent`] abstraction with the classic
-//! baseline [`agents`], and the vectorised environment [`VecEnv`].
+//! baseline [`agents`](arena::agents), and the vectorised environment [`VecEnv`].
 //!
 //! ```
 //! use ayo_env::{perft, Player, Rules, Variant};

@@ -92,17 +92,16 @@ impl Ayo {
     /// End checks in the order of docs/rules.md 9: 25 reached, then no legal move (the repetition
     /// check is done by the caller, which knows whether this move captured).
     fn settle(&self, s: &mut AyoState) {
-        if self.reached(s.position.stores) {
-            s.over = true;
+        let reached = self.reached(s.position.stores);
+        s.legal = if reached {
+            ActionMask::EMPTY
         } else {
-            s.legal = self.legal_of(&s.position);
-            if s.legal.is_empty() {
-                s.position.collect_rows();
-                s.over = true;
-            }
-        }
-        if s.over {
-            s.legal = ActionMask::EMPTY;
+            self.legal_of(&s.position)
+        };
+        s.over = s.legal.is_empty();
+        // 25 reached keeps the rows on the board; no legal move collects them.
+        if s.over && !reached {
+            s.position.collect_rows();
         }
     }
 

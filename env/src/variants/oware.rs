@@ -86,18 +86,15 @@ impl Oware {
     fn settle(&self, s: &mut OwareState) {
         let half = self.total() / 2;
         let [s0, s1] = s.position.stores;
-        if s0 > half || s1 > half || (s0 == half && s1 == half) {
-            s.position.collect_rows();
-            s.over = true;
+        let decided = s0 > half || s1 > half || (s0 == half && s1 == half);
+        s.legal = if decided {
+            ActionMask::EMPTY
         } else {
-            s.legal = self.legal_of(&s.position);
-            if s.legal.is_empty() {
-                s.position.collect_rows();
-                s.over = true;
-            }
-        }
+            self.legal_of(&s.position)
+        };
+        s.over = s.legal.is_empty();
         if s.over {
-            s.legal = ActionMask::EMPTY;
+            s.position.collect_rows();
         }
     }
 

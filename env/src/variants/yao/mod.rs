@@ -905,7 +905,11 @@ impl Rules for Yao {
         h
     }
 
-    /// See [`notation::write`].
+    /// `F0 / B0 | F1 / B1 | hands h0 h1 | m | village v0 v1 | gambit g | step`: each player's
+    /// front row Ra … Rd and back row A … H from his own left, the men in hand, the player to
+    /// move (0 or 1), village intact flags (0/1), gambit moves left, and the step: `begin`,
+    /// `village left|right taking|quiet` (the village decision, the chain's direction along the
+    /// front row and whether it may capture), `won 0|1` or `drawn`.
     fn notation(&self, s: &YaoState) -> String {
         notation::write(s)
     }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# A tournament of every shipped model against the baselines of its variant: the model at 32
+# simulations, alphabeta:6, mcts:1000 and greedy, GAMES games per pairing in seat-swapped pairs
+# from 4-ply random openings. Ratings, cross-table and records go to OUT/<variant>/; the ratings
+# are printed.
+#
+#   GAMES=10 OUT=experiments/tournaments bash scripts/tournament-models.sh [VARIANT...]
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+AYO="${AYO:-target/release/ayo}"
+GAMES="${GAMES:-10}"
+OUT="${OUT:-experiments/tournaments}"
+variants=("$@")
+[ ${#variants[@]} -gt 0 ] || variants=(oware ayo ayoayo ncho adi jerin jodu yao)
+for v in "${variants[@]}"; do
+    model=$(python3 -c "import sys; sys.path.insert(0, 'scripts'); import models_table as m; print(m.SHIPPED['$v'][0])")
+    echo "== $v: models/$v/$model.ot:32 against the baselines =="
+    "$AYO" tournament --variant "$v" --players "models/$v/$model.ot:32" alphabeta:6 mcts:1000 greedy \
+        --games "$GAMES" --openings 4 --out "$OUT/$v" | sed -n '/^Rank/,/^$/p'
+done
