@@ -122,7 +122,7 @@ impl Ayo {
 impl Rules for Ayo {
     type State = AyoState;
 
-    two_row_rules!(AyoState);
+    two_row_rules!(AyoState, render);
 
     fn name(&self) -> &'static str {
         "ayo"

@@ -116,6 +116,17 @@ impl Rules for Ayoayo {
 
     two_row_rules!(AyoayoState);
 
+    /// The board, then whether each player's odu is still available.
+    fn render(&self, s: &AyoayoState) -> String {
+        let odu = |p: usize| if s.odu_used[p] { "used" } else { "available" };
+        format!(
+            "{}\n odu: South {}, North {}",
+            s.position.render(s.over),
+            odu(0),
+            odu(1)
+        )
+    }
+
     fn name(&self) -> &'static str {
         "ayoayo"
     }

@@ -115,7 +115,7 @@ impl Oware {
 impl Rules for Oware {
     type State = OwareState;
 
-    two_row_rules!(OwareState);
+    two_row_rules!(OwareState, render);
 
     fn name(&self) -> &'static str {
         "oware"

@@ -193,6 +193,10 @@ macro_rules! two_row_rules {
         fn snapshot(&self, s: &$state) -> Snapshot {
             s.position.snapshot()
         }
+    };
+    // The board alone is the whole state's picture (oware, ayo; ayoayo adds its odu).
+    ($state:ty, render) => {
+        two_row_rules!($state);
         fn render(&self, s: &$state) -> String {
             s.position.render(s.over)
         }
