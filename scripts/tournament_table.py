@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Prints the README's table of the per-variant tournaments (scripts/tournament-models.sh):
+Elo of each baseline relative to the variant's network (the anchor, 0), with 95 % intervals,
+and each player's score.
+
+    python3 scripts/tournament_table.py [experiments/tournaments]
+"""
+import csv
+import pathlib
+import sys
+
+VARIANTS = ["oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao"]
+BASELINES = ["alphabeta:6", "mcts:1000", "greedy"]
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "experiments/tournaments")
+    out = ["| variant | network (score) | " + " | ".join(f"`{b}`: Elo [95 %], score" for b in BASELINES) + " | games |",
+           "|---|---|" + "---|" * len(BASELINES) + "---|"]
+    for v in VARIANTS:
+        path = root / v / "ratings.csv"
+        if not path.is_file():
+            out.append(f"| `{v}` | — |" + " — |" * len(BASELINES) + " — |")
+            continue
+        rows = {r["name"]: r for r in csv.DictReader(path.open())}
+        net = next(r for n, r in rows.items() if n.startswith("net:"))
+        base = float(net["elo"])
+
+        def cell(r):
+            e, lo, hi = (float(r[k]) - base for k in ("elo", "low", "high"))
+            return f"{e:+.0f} [{lo:+.0f}, {hi:+.0f}], {100 * float(r['score']):.0f} %"
+
+        games = sum(int(r["games"]) for r in rows.values()) // 2
+        out.append(f"| `{v}` | `{net['name']}` ({100 * float(net['score']):.0f} %) | "
+                   + " | ".join(cell(rows[b]) if b in rows else "—" for b in BASELINES) + f" | {games} |")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
