@@ -2,8 +2,8 @@
 //! was trained for the variant of its folder, and plays through the library's match driver,
 //! `ayo engine` and `ayo play`.
 
-use ayo_env::tournament::MatchConfig;
-use ayo_env::{agents, Rules, VARIANT_NAMES};
+use ayo_env::arena::tournament::MatchConfig;
+use ayo_env::{arena::agents, Rules, VARIANT_NAMES};
 use ayo_train::agent::NetAgent;
 use ayo_train::eval::play_match;
 use std::io::Write;
