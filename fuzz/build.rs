@@ -5,5 +5,6 @@
 mod torch_rpath;
 
 fn main() {
+    println!("cargo:rerun-if-changed=../training/build.rs");
     torch_rpath::main();
 }

@@ -1,6 +1,6 @@
 """Ships a finished, measured training run: copies its last checkpoint to models/<variant>/,
 writes the run's RESULTS.md from its measurements, and lists the files to commit (the run's
-config, logs, curve, measurements, the last checkpoint and two earlier ones).
+config, logs, curve, measurements, and the checkpoints scripts/prune_checkpoints.py keeps).
 
     python3 scripts/ship_run.py experiments/ayo-1h "notes about the run"
 """
@@ -10,6 +10,9 @@ import json
 import pathlib
 import shutil
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import prune_checkpoints  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -68,12 +71,10 @@ def main():
                      for a in sorted({r['agent'] for r in curve})]
             out.append(f"| {t / 60:.0f} | {pos:,} | " + " | ".join(cells) + " |")
     (run / "RESULTS.md").write_text("\n".join(out) + "\n")
-    # Files to commit: the last checkpoint and two earlier ones (about a third and two thirds in).
-    steps = sorted(run.glob("checkpoints/step-*.ot"))
-    keep = {steps[len(steps) // 3], steps[(2 * len(steps)) // 3]} if len(steps) >= 3 else set(steps)
+    # Files to commit: the checkpoints scripts/prune_checkpoints.py keeps (run it next).
     files = [run / f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.csv", "learning_curve.png",
-                                "final.csv", "match.csv", "RESULTS.md", "checkpoints/latest.ot", "checkpoints/latest.json")]
-    files += [p for k in keep for p in (k, k.with_suffix(".json"))]
+                                "final.csv", "match.csv", "RESULTS.md")]
+    files += [p for k in sorted(prune_checkpoints.keep(run)) for p in (k, k.with_suffix(".json"))]
     files += [models / f"{name}.ot", models / f"{name}.json"]
     print(" ".join(str(f.relative_to(ROOT)) for f in files if f.exists()))
 

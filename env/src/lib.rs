@@ -14,6 +14,7 @@
 // The core vocabulary: actions, players, boards, errors and the random streams.
 pub mod action;
 pub mod board;
+pub mod cycle;
 pub mod error;
 pub mod player;
 pub mod rng;

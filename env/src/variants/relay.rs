@@ -15,12 +15,13 @@
 //! **Never-ending sowings.** A relay may cycle for ever. Between two captures the next lift
 //! state is a function of the current one (the board and the pit about to be lifted), so a
 //! relay never ends exactly when a `(board, pit)` lift state repeats. [`relay`] finds that with
-//! Brent's cycle-finding algorithm: constant memory, one 12-byte comparison per lap, and at most
+//! Brent's cycle-finding algorithm ([`Brent`]): constant memory, one 12-byte comparison per lap, and at most
 //! about three times the laps of the first repetition (some J'odu relays repeat only after two
 //! million laps, docs/rules.md 9). A capture makes the board lighter, so no state before it can recur
 //! after it; the check needs no reset.
 
 use crate::board::{next, Pits};
+use crate::cycle::Brent;
 
 /// What the variant says after a drop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +86,7 @@ pub fn relay<R: RelayRules>(pits: &mut Pits, start: Lift, rules: &mut R) -> Rela
         }
         Lift::Hand { after, seeds } => (after, seeds),
     };
-    let mut cycle = CycleCheck::default();
+    let mut cycle = Brent::default();
     let mut laps = 1;
     loop {
         while hand > 0 {
@@ -111,7 +112,7 @@ pub fn relay<R: RelayRules>(pits: &mut Pits, start: Lift, rules: &mut R) -> Rela
         }
         // The last seed fell into an occupied pit: relay from it, unless this lift state
         // was seen before.
-        if cycle.repeats(pits, pos) {
+        if cycle.repeats((*pits, pos)) {
             return Relay {
                 end: RelayEnd::NeverEnds,
                 laps,
@@ -120,45 +121,6 @@ pub fn relay<R: RelayRules>(pits: &mut Pits, start: Lift, rules: &mut R) -> Rela
         hand = pits[pos];
         pits[pos] = 0;
         laps += 1;
-    }
-}
-
-/// Brent's cycle detection over lift states `(board, pit)`: remembers one state, replaced at
-/// every power of two of laps; a cycle of length λ entered after μ laps is reported within
-/// about `2·max(μ, λ) + λ` laps.
-#[derive(Clone, Debug)]
-struct CycleCheck {
-    saved: Pits,
-    saved_pos: usize,
-    power: u32,
-    lap: u32,
-}
-
-impl Default for CycleCheck {
-    fn default() -> Self {
-        CycleCheck {
-            saved: [0; 12],
-            saved_pos: usize::MAX,
-            power: 1,
-            lap: 0,
-        }
-    }
-}
-
-impl CycleCheck {
-    #[inline]
-    fn repeats(&mut self, pits: &Pits, pos: usize) -> bool {
-        if pos == self.saved_pos && *pits == self.saved {
-            return true;
-        }
-        self.lap += 1;
-        if self.lap == self.power {
-            self.saved = *pits;
-            self.saved_pos = pos;
-            self.power = self.power.saturating_mul(2);
-            self.lap = 0;
-        }
-        false
     }
 }
 
@@ -216,20 +178,5 @@ mod tests {
             "a 60-lap cycle cannot be seen in {} laps",
             r.laps
         );
-    }
-
-    #[test]
-    fn cycle_check_finds_a_long_cycle_late() {
-        let mut c = CycleCheck::default();
-        let state = |i: u32| {
-            let mut p = [0u8; 12];
-            let v = if i < 1000 { i } else { 1000 + (i - 1000) % 777 };
-            p[0] = (v % 256) as u8;
-            p[1] = (v / 256) as u8;
-            p
-        };
-        let found = (0..10_000).find(|&i| c.repeats(&state(i), 0));
-        let at = found.expect("the cycle is found");
-        assert!((1777..1000 + 3 * 777 + 2048).contains(&at), "found at {at}");
     }
 }

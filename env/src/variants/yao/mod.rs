@@ -41,6 +41,7 @@ mod tests;
 pub use holes::{back_lane, occupied, Dir, Holes, LOOP, ROW, VILLAGE};
 
 use crate::action::{Action, ActionMask};
+use crate::cycle::Brent;
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::rng::mix;
@@ -342,39 +343,6 @@ enum Run {
     Endless,
 }
 
-/// Brent's cycle finder over the states at each spread or take of a chain: constant memory.
-struct Cycle {
-    saved: (Board, usize, Dir),
-    power: u32,
-    steps: u32,
-}
-
-impl Cycle {
-    fn new(b: &Board, at: usize, dir: Dir) -> Cycle {
-        Cycle {
-            saved: (*b, at, dir),
-            power: 1,
-            steps: 0,
-        }
-    }
-
-    /// Whether the chain is back in a state it was in before.
-    #[inline]
-    fn repeats(&mut self, b: &Board, at: usize, dir: Dir) -> bool {
-        let now = (*b, at, dir);
-        if now == self.saved {
-            return true;
-        }
-        self.steps += 1;
-        if self.steps == self.power {
-            self.saved = now;
-            self.power *= 2;
-            self.steps = 0;
-        }
-        false
-    }
-}
-
 /// Plays on from an arrival at `p`'s hole `at`, which held `before` men before the last one,
 /// until the turn ends or the village asks for a decision. `check` looks for never-ending chains.
 #[inline]
@@ -391,7 +359,7 @@ fn play_on<T: Trace>(
     if !T::ACTIVE && !capturing && !b.village_intact[p.index()] {
         return quiet_chain(&mut b.holes[p.index()], at, before, dir, check);
     }
-    let mut cycle: Option<Cycle> = None;
+    let mut cycle: Option<Brent<(Board, usize, Dir)>> = None;
     let mut acts = 0u32;
     loop {
         if before == 0 {
@@ -417,9 +385,9 @@ fn play_on<T: Trace>(
             }
             if acts >= CYCLE_FROM {
                 match &mut cycle {
-                    None => cycle = Some(Cycle::new(b, at, dir)),
+                    None => cycle = Some(Brent::starting_at((*b, at, dir))),
                     Some(c) => {
-                        if c.repeats(b, at, dir) {
+                        if c.repeats((*b, at, dir)) {
                             return Run::Endless;
                         }
                     }
@@ -440,7 +408,7 @@ fn quiet_chain(
     dir: Dir,
     check: Option<u32>,
 ) -> Run {
-    let (mut saved, mut power, mut steps) = (0u128, 1u32, 0u32);
+    let mut cycle: Option<Brent<u128>> = None;
     let mut acts = 0u32;
     while before > 0 {
         let men = holes.lift(at);
@@ -452,13 +420,13 @@ fn quiet_chain(
             }
             if acts >= CYCLE_FROM {
                 let now = holes.0.rotate_right(8 * at as u32);
-                if acts > CYCLE_FROM && now == saved {
-                    return Run::Endless;
-                }
-                steps += 1;
-                if acts == CYCLE_FROM || steps == power {
-                    (saved, steps) = (now, 0);
-                    power = if acts == CYCLE_FROM { 1 } else { power * 2 };
+                match &mut cycle {
+                    None => cycle = Some(Brent::starting_at(now)),
+                    Some(c) => {
+                        if c.repeats(now) {
+                            return Run::Endless;
+                        }
+                    }
                 }
             }
         }
