@@ -69,6 +69,11 @@ pub struct TrainConfig {
     /// (afterwards the search's choice is played).
     #[arg(long, default_value_t = 8)]
     pub sample_plies: u32,
+    /// Each self-play game begins with a number of uniformly random plies drawn from
+    /// `0..=opening_plies` (no training positions for them), so that self-play meets the
+    /// positions evaluation's random openings lead to rather than a few lines from the start.
+    #[arg(long, default_value_t = 0)]
+    pub opening_plies: u32,
     /// Start half the self-play games of round-based variants (`episode = round`: ncho, adi,
     /// jerin) at a later round with unequal house ownership, so later rounds are learned too
     /// (other variants always start at the start).

@@ -126,7 +126,13 @@ impl Run {
         let rules = cfg.rules()?;
         tch::manual_seed(cfg.seed as i64);
         let net = Net::new(cfg.net_shape()?, crate::device::best_device());
-        let selfplay = SelfPlay::new(&rules, cfg.games, cfg.seed, cfg.varied_starts);
+        let selfplay = SelfPlay::new(
+            &rules,
+            cfg.games,
+            cfg.seed,
+            cfg.varied_starts,
+            cfg.opening_plies,
+        );
         let buffer = ReplayBuffer::new(
             cfg.buffer_size,
             rules.observation_len(),

@@ -38,6 +38,9 @@ struct Slot {
     /// Which start position (`Rules::training_start`); 0 is the ordinary start.
     #[serde(default)]
     variety: u64,
+    /// How many of the first `actions` were random opening plies (no training positions).
+    #[serde(default)]
+    opening: u32,
     actions: Vec<Action>,
     decisions: Vec<Decision>,
     #[serde(skip)]
@@ -53,7 +56,7 @@ pub struct StepReport {
     pub evaluations: u64,
     /// Training positions of the games that ended.
     pub samples: Vec<Sample>,
-    /// Lengths in plies of the games that ended.
+    /// Lengths in plies of the games that ended, random opening plies not counted.
     pub game_lengths: Vec<u32>,
     /// Results of the games that ended from the first mover's view.
     pub first_mover_returns: Vec<f32>,
@@ -72,13 +75,24 @@ pub struct SelfPlay {
     /// variants) rather than always at the ordinary start.
     #[serde(default)]
     pub varied_starts: bool,
+    /// New games begin with up to this many uniformly random plies (the number drawn per game).
+    #[serde(default)]
+    pub opening_plies: u32,
 }
 
 impl SelfPlay {
-    pub fn new(rules: &Variant, games: usize, seed: u64, varied_starts: bool) -> Self {
+    /// `games` games at once; each new game starts at a varied training start if
+    /// `varied_starts`, then plays up to `opening_plies` random plies.
+    pub fn new(
+        rules: &Variant,
+        games: usize,
+        seed: u64,
+        varied_starts: bool,
+        opening_plies: u32,
+    ) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let slots = (0..games)
-            .map(|_| new_slot(rules, varied_starts, &mut rng))
+            .map(|_| new_slot(rules, varied_starts, opening_plies, &mut rng))
             .collect();
         SelfPlay {
             slots,
@@ -86,6 +100,7 @@ impl SelfPlay {
             games: 0,
             positions: 0,
             varied_starts,
+            opening_plies,
         }
     }
 
@@ -141,7 +156,7 @@ impl SelfPlay {
             let slot = &mut self.slots[i];
             let state = slot.state.as_mut().expect("restored");
             rules.observe(state, &mut obs);
-            let action = if (slot.actions.len() as u32) < cfg.sample_plies {
+            let action = if (slot.actions.len() as u32) < slot.opening + cfg.sample_plies {
                 sample_from(&r.policy, &mut self.rng)
             } else {
                 r.action
@@ -159,7 +174,7 @@ impl SelfPlay {
             let over = rules.is_terminal(state);
             if over || slot.actions.len() as u32 >= cfg.max_plies {
                 finish(rules, slot, over, cfg.value_target_q as f32, &mut report);
-                *slot = new_slot(rules, self.varied_starts, &mut self.rng);
+                *slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
                 self.games += 1;
             }
         }
@@ -210,15 +225,39 @@ pub fn search_parallel(
     })
 }
 
-fn new_slot(rules: &Variant, varied_starts: bool, rng: &mut ChaCha8Rng) -> Slot {
+/// A new game: a random first player, a varied start if `varied_starts`, then a number of
+/// uniformly random plies drawn from `0..=opening_plies` (fewer if the game would end: a
+/// random opening never finishes a game).
+fn new_slot(
+    rules: &Variant,
+    varied_starts: bool,
+    opening_plies: u32,
+    rng: &mut ChaCha8Rng,
+) -> Slot {
     let first = *[Player::South, Player::North].choose(rng).unwrap();
     let variety = if varied_starts { rng.gen() } else { 0 };
+    let mut state = rules.training_start(first, variety);
+    let mut actions = Vec::new();
+    if opening_plies > 0 {
+        for _ in 0..rng.gen_range(0..=opening_plies) {
+            let mask = rules.legal_mask(&state);
+            let a = mask.nth(rng.gen_range(0..mask.count())).expect("live game");
+            let mut next = state.clone();
+            rules.play_unchecked(&mut next, a);
+            if rules.is_terminal(&next) {
+                break;
+            }
+            state = next;
+            actions.push(a);
+        }
+    }
     Slot {
         first,
         variety,
-        actions: Vec::new(),
+        opening: actions.len() as u32,
+        actions,
         decisions: Vec::new(),
-        state: Some(rules.training_start(first, variety)),
+        state: Some(state),
     }
 }
 
@@ -258,7 +297,9 @@ fn finish(rules: &Variant, slot: &mut Slot, over: bool, q: f32, report: &mut Ste
             value_weight: if over { 1.0 } else { 0.0 },
         });
     }
-    report.game_lengths.push(slot.actions.len() as u32);
+    report
+        .game_lengths
+        .push(slot.actions.len() as u32 - slot.opening);
     report.first_mover_returns.push(returns[slot.first.index()]);
 }
 
@@ -278,7 +319,7 @@ mod tests {
         };
         let shape = cfg.net_shape().unwrap();
         let net = Net::new(NetShape { width: 16, ..shape }, tch::Device::Cpu);
-        let mut sp = SelfPlay::new(&rules, cfg.games, 3, true);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 3, true, 0);
         let mut samples = Vec::new();
         let mut plies = 0;
         for _ in 0..60 {
@@ -307,6 +348,63 @@ mod tests {
     }
 
     #[test]
+    fn random_openings_vary_the_games_and_give_no_positions() {
+        let rules: Variant = "jodu".parse().unwrap();
+        let cfg = TrainConfig {
+            variant: "jodu".into(),
+            games: 16,
+            simulations: 2,
+            sample_plies: 0,
+            max_plies: 200,
+            opening_plies: 6,
+            ..Default::default()
+        };
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 5, false, cfg.opening_plies);
+        let openings: Vec<u32> = sp.slots.iter().map(|s| s.opening).collect();
+        assert!(openings.iter().all(|&k| k <= 6), "{openings:?}");
+        let distinct: std::collections::HashSet<_> =
+            sp.slots.iter().map(|s| s.actions.clone()).collect();
+        assert!(
+            distinct.len() >= 12,
+            "16 games, {} openings",
+            distinct.len()
+        );
+        for slot in &sp.slots {
+            assert_eq!(slot.actions.len() as u32, slot.opening);
+            let mut replayed = rules.training_start(slot.first, slot.variety);
+            for &a in &slot.actions {
+                rules
+                    .play(&mut replayed, a)
+                    .expect("opening plies are legal");
+            }
+            assert!(
+                !rules.is_terminal(&replayed),
+                "an opening never ends a game"
+            );
+            assert_eq!(
+                rules.notation(&replayed),
+                rules.notation(slot.state.as_ref().unwrap())
+            );
+        }
+        let (mut samples, mut plies) = (0, 0);
+        for _ in 0..400 {
+            let r = sp.step(&rules, &net, None, &cfg);
+            plies += r.game_lengths.iter().sum::<u32>() as usize;
+            samples += r.samples.len();
+            if sp.games >= 16 {
+                break;
+            }
+        }
+        assert!(sp.games >= 16);
+        assert_eq!(
+            samples, plies,
+            "one position per searched ply, none for the opening"
+        );
+    }
+
+    #[test]
     fn value_target_mixes_the_result_with_the_search_value() {
         let rules: Variant = "oware".parse().unwrap();
         // South to move; F (pit 5) takes 2 and wins 25-20.
@@ -328,6 +426,7 @@ mod tests {
             let mut slot = Slot {
                 first: Player::South,
                 variety: 0,
+                opening: 0,
                 actions: vec![5],
                 decisions: vec![decision(Player::South, 0.2), decision(Player::North, -0.6)],
                 state: Some(end.clone()),

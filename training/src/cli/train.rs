@@ -366,7 +366,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
             ),
         ));
     }
-    let mut sp = SelfPlay::new(&rules, cfg.games, 2, cfg.varied_starts);
+    let mut sp = SelfPlay::new(&rules, cfg.games, 2, cfg.varied_starts, cfg.opening_plies);
     for (run_cfg, label) in &runs {
         let (mut positions, t) = (0usize, Instant::now());
         while t.elapsed().as_secs_f64() < 8.0 {
