@@ -1,13 +1,49 @@
 //! Memory for the repetition rule: the positions since the last capture (or the start).
+//!
+//! A game state is copied at every node of perft, alpha-beta, MCTS and the Gumbel search, so
+//! this memory must cost nothing to copy: the keys live **inline**, in a fixed array of
+//! [`INLINE`] keys, and a state never allocates while it holds no more than that many
+//! positions since the last capture (nearly every position of every variant: a capture
+//! empties the memory). Past that, the full inline block moves into a shared, immutable
+//! chunk behind an `Arc` (one allocation per [`INLINE`] positions, which every copy of the state
+//! then shares without allocating: a copy adds one to the chunk's count), so the memory stays
+//! exact however long a game goes without a capture. A recurrence is decided on exact keys
+//! (packed positions, not hashes): it is never a false alarm.
+
+use std::sync::Arc;
+
+/// Keys kept inline (16 bytes each).
+pub const INLINE: usize = 16;
 
 /// Position keys seen since the last capture. The game ends at the first recurrence (docs/rules.md 9).
-/// Keys are exact (packed positions), not hashes, so a recurrence is never a false alarm.
-/// A one-word Bloom filter of the keys lets most new positions skip the scan of the list.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A one-word Bloom filter of all the keys lets most new positions skip the scan.
+#[derive(Clone, Debug)]
 pub struct Repetition {
-    seen: Vec<u128>,
+    /// The newest keys; `inline[..len]` are in use.
+    inline: [u128; INLINE],
+    len: u8,
     /// Bit `bloom_bit(k)` is set for every remembered key `k`.
     bloom: u64,
+    /// Older keys, when more than [`INLINE`] were remembered since the last restart.
+    older: Option<Arc<Spilled>>,
+}
+
+/// A full inline block of keys, moved out of the state, and the blocks before it.
+#[derive(Debug)]
+struct Spilled {
+    keys: [u128; INLINE],
+    older: Option<Arc<Spilled>>,
+}
+
+impl Default for Repetition {
+    fn default() -> Self {
+        Repetition {
+            inline: [0; INLINE],
+            len: 0,
+            bloom: 0,
+            older: None,
+        }
+    }
 }
 
 /// The Bloom-filter bit of `key`: a multiplicative hash of both halves, top 6 bits.
@@ -22,30 +58,153 @@ impl Repetition {
     /// Forgets everything and remembers `key` (after a capture, or at the start).
     #[inline]
     pub fn restart(&mut self, key: u128) {
-        self.seen.clear();
-        self.seen.push(key);
+        self.inline[0] = key;
+        self.len = 1;
         self.bloom = bloom_bit(key);
+        self.older = None;
     }
+
     /// Remembers `key`; returns `true` if it was already seen since the last restart.
     #[inline]
     pub fn recurs(&mut self, key: u128) -> bool {
         let bit = bloom_bit(key);
-        if self.bloom & bit == 0 {
-            self.bloom |= bit;
-            self.seen.push(key);
-            false
-        } else if self.seen.contains(&key) {
-            true
-        } else {
-            self.seen.push(key);
-            false
+        if self.bloom & bit != 0 && self.contains(key) {
+            return true;
         }
+        self.bloom |= bit;
+        self.push(key);
+        false
     }
+
+    /// Whether `key` is remembered (exact).
+    fn contains(&self, key: u128) -> bool {
+        if self.inline[..self.len as usize].contains(&key) {
+            return true;
+        }
+        let mut block = self.older.as_deref();
+        while let Some(b) = block {
+            if b.keys.contains(&key) {
+                return true;
+            }
+            block = b.older.as_deref();
+        }
+        false
+    }
+
+    #[inline]
+    fn push(&mut self, key: u128) {
+        if self.len as usize == INLINE {
+            self.older = Some(Arc::new(Spilled {
+                keys: self.inline,
+                older: self.older.take(),
+            }));
+            self.len = 0;
+        }
+        self.inline[self.len as usize] = key;
+        self.len += 1;
+    }
+
+    /// The remembered keys, oldest first.
+    fn keys(&self) -> Vec<u128> {
+        let mut blocks = Vec::new();
+        let mut block = self.older.as_deref();
+        while let Some(b) = block {
+            blocks.push(&b.keys[..]);
+            block = b.older.as_deref();
+        }
+        let mut out: Vec<u128> = blocks.into_iter().rev().flatten().copied().collect();
+        out.extend_from_slice(&self.inline[..self.len as usize]);
+        out
+    }
+
     /// Number of positions remembered.
     pub fn len(&self) -> usize {
-        self.seen.len()
+        let mut n = self.len as usize;
+        let mut block = self.older.as_deref();
+        while let Some(b) = block {
+            n += INLINE;
+            block = b.older.as_deref();
+        }
+        n
     }
+
     pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
+        self.len() == 0
+    }
+}
+
+/// Two memories are equal when they remember the same keys in the same order (the unused
+/// inline slots and how the keys are split into blocks do not matter).
+impl PartialEq for Repetition {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.keys() == other.keys()
+    }
+}
+
+impl Eq for Repetition {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule read literally: a list of every key since the restart.
+    fn reference(keys: &[u128]) -> Vec<bool> {
+        (0..keys.len())
+            .map(|i| keys[..i].contains(&keys[i]))
+            .collect()
+    }
+
+    #[test]
+    fn recurrences_are_exact_past_the_inline_keys() {
+        // 100 keys from a small set, so recurrences happen early and late, inline and in the
+        // spilled blocks.
+        let keys: Vec<u128> = (0..100u128)
+            .map(|i| (i * 7919 % 61) << 64 | i % 3)
+            .collect();
+        let mut r = Repetition::default();
+        r.restart(keys[0]);
+        let seen: Vec<bool> = std::iter::once(false)
+            .chain(keys[1..].iter().map(|&k| r.recurs(k)))
+            .collect();
+        assert_eq!(seen, reference(&keys));
+        let distinct: std::collections::HashSet<_> = keys.iter().collect();
+        assert_eq!(
+            r.len(),
+            distinct.len(),
+            "a recurring key is not stored twice"
+        );
+    }
+
+    #[test]
+    fn copies_are_independent_after_a_spill() {
+        let mut a = Repetition::default();
+        a.restart(0);
+        for k in 1..=(2 * INLINE as u128 + 3) {
+            assert!(!a.recurs(k));
+        }
+        let mut b = a.clone();
+        assert_eq!(a, b);
+        assert!(!b.recurs(1000));
+        assert!(!a.recurs(2000), "a does not see b's key");
+        assert!(a.recurs(1), "the oldest, spilled key is still remembered");
+        assert!(!b.recurs(2000) && b.recurs(1000));
+        assert_ne!(a, b);
+        b.restart(5);
+        assert_eq!(b.len(), 1);
+        assert!(!b.recurs(1), "a restart forgets the spilled keys");
+        assert!(a.recurs(2 * INLINE as u128 + 3));
+    }
+
+    #[test]
+    fn equality_ignores_unused_slots() {
+        let mut a = Repetition::default();
+        a.restart(1);
+        for k in 2..10 {
+            a.recurs(k);
+        }
+        a.restart(3);
+        let mut b = Repetition::default();
+        b.restart(3);
+        assert_eq!(a, b);
     }
 }

@@ -69,10 +69,12 @@ pub fn run(a: Args) -> Result<()> {
 
     let resident = resident_bytes().saturating_sub(rss_before) as f64;
     println!(
-        "bytes per game: state {} (size_of); in a VecEnv {} inline with its buffers and the kept \
-         final game; resident memory grew {:.1} MB for {} games, {:.0} per game with the repetition \
-         keys on the heap (fixed costs dominate below ~100000 games)",
+        "bytes per game: state {} (size_of: a fixed size; the variants with a repetition rule keep \
+         {} keys inline and allocate only past that many positions without a capture); in a VecEnv {} with its buffers and \
+         the kept final game; resident memory grew {:.1} MB for {} games, {:.0} per game (fixed \
+         costs dominate below ~100000 games)",
         v.state_size(),
+        ayo_env::repetition::INLINE,
         per_game_bytes(&env),
         resident / 1e6,
         env.num_envs(),
