@@ -12,7 +12,8 @@
 #
 # Targets: notation, record, engine, config. Works on the stable toolchain: cargo-fuzz with
 # `--sanitizer none` needs no nightly feature. Installs cargo-fuzz if it is missing. The first
-# build takes a while (the engine and config targets link ayo-train, hence tch/libtorch; the
+# build takes a few minutes (the engine and config targets link ayo-train without its torch
+# feature, so no libtorch is built or needed; the
 # fuzz crate has its own target folder fuzz/target). A crash leaves its input in
 # fuzz/artifacts/TARGET/; reproduce it with `scripts/fuzz.sh run TARGET fuzz/artifacts/TARGET/crash-…`.
 set -euo pipefail
@@ -26,12 +27,6 @@ if [ "$mode" = list ]; then
     printf '%s\n' "${TARGETS[@]}"
     exit 0
 fi
-
-# libtorch for the targets that link ayo-train (the project virtualenv, as for `cargo test`).
-if [ ! -x .venv/bin/python ]; then
-    bash scripts/setup-venv.sh
-fi
-source scripts/env.sh
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== installing cargo-fuzz =="

@@ -33,6 +33,10 @@ pub fn main() {
         println!("cargo:rerun-if-env-changed={var}");
     }
 
+    // Without the `torch` feature nothing links libtorch (the fuzz targets' build).
+    if env::var_os("CARGO_FEATURE_TORCH").is_none() {
+        return;
+    }
     let target_os = env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     if target_os != "linux" && target_os != "macos" {
         return;

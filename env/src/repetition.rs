@@ -159,7 +159,7 @@ mod tests {
         // 100 keys from a small set, so recurrences happen early and late, inline and in the
         // spilled blocks.
         let keys: Vec<u128> = (0..100u128)
-            .map(|i| (i * 7919 % 61) << 64 | i % 3)
+            .map(|i| ((i * 7919 % 61) << 64) | (i % 3))
             .collect();
         let mut r = Repetition::default();
         r.restart(keys[0]);

@@ -7,17 +7,31 @@
 //! * [`agent`]: [`agent::NetAgent`], the trained network as an `ayo_env::Agent`;
 //! * [`engine`]: the text protocol of `ayo engine`;
 //! * [`config`]: the one training configuration.
+//!
+//! The `torch` feature (on by default) brings everything that needs libtorch: the network and
+//! all that uses it, and the `ayo` binary. Without it the crate is the torch-free part: the
+//! configuration reader, the engine protocol, the search and [`net::NetShape`] (the fuzz
+//! targets build it that way).
 
+#[cfg(feature = "torch")]
 pub mod agent;
+#[cfg(feature = "torch")]
 pub mod checkpoint;
 pub mod config;
+#[cfg(feature = "torch")]
 pub mod device;
 pub mod engine;
+#[cfg(feature = "torch")]
 pub mod eval;
+#[cfg(feature = "torch")]
 pub mod logger;
 pub mod net;
+#[cfg(feature = "torch")]
 pub mod replay;
+#[cfg(feature = "torch")]
 pub mod run;
 pub mod search;
+#[cfg(feature = "torch")]
 pub mod selfplay;
+#[cfg(feature = "torch")]
 pub mod trainer;
