@@ -4,6 +4,7 @@
 
 use crate::action::Action;
 use crate::variant::{Variant, VariantState};
+use std::time::Duration;
 
 /// What an agent says about its choice.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -12,6 +13,31 @@ pub struct Analysis {
     pub value: Option<f32>,
     /// Simulations, nodes or evaluations spent.
     pub work: u64,
+}
+
+/// How long an agent may think about one move ([`Agent::think`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// The agent's own setting (its simulations, depth or playouts).
+    Own,
+    /// This many simulations (agents that do not count simulations use their own setting).
+    Nodes(u64),
+    /// About this much time, never much more.
+    Time(Duration),
+    /// Until the progress callback says stop.
+    Infinite,
+}
+
+/// How a search stands, reported while it goes on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// The best action so far and the line it leads to (action numbers).
+    pub pv: Vec<Action>,
+    /// The value of the position for the player to move, if the agent has one.
+    pub value: Option<f32>,
+    /// Simulations, nodes or evaluations spent so far on this move.
+    pub work: u64,
+    pub elapsed: Duration,
 }
 
 /// An agent chooses an action in each of a batch of live games (the player to move is the one
@@ -31,5 +57,28 @@ pub trait Agent: Send {
         states: &[&VariantState],
     ) -> Vec<(Action, Analysis)> {
         states.iter().map(|s| self.choose(rules, s)).collect()
+    }
+    /// One legal action in one live game within `budget`, telling `progress` how the search
+    /// stands as it goes (the callback returns `false` to stop the search and take its best
+    /// move so far: `ayo engine`'s `go infinite` … `stop`). Agents whose search is not
+    /// anytime (the baselines) ignore the budget, choose as [`Agent::choose`] does and report
+    /// once.
+    fn think(
+        &mut self,
+        rules: &Variant,
+        state: &VariantState,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> (Action, Analysis) {
+        let _ = budget;
+        let start = std::time::Instant::now();
+        let (action, analysis) = self.choose(rules, state);
+        progress(&Progress {
+            pv: vec![action],
+            value: analysis.value,
+            work: analysis.work,
+            elapsed: start.elapsed(),
+        });
+        (action, analysis)
     }
 }

@@ -37,7 +37,7 @@ pub mod perft;
 pub mod vec_env;
 
 pub use action::{Action, ActionMask};
-pub use agent::{Agent, Analysis};
+pub use agent::{Agent, Analysis, Budget, Progress};
 pub use error::{ParseError, PlayError, RecordError};
 pub use perft::perft;
 pub use player::Player;

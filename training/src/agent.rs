@@ -2,11 +2,12 @@
 
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
 use crate::net::Net;
-use crate::search::{gumbel_search, Evaluator, SearchParams};
-use ayo_env::{Action, Agent, Analysis, Rules, Variant, VariantState};
+use crate::search::{gumbel_search, search_kept, Evaluator, SearchParams, SearchTree};
+use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Evaluates search leaves with a network: observes every state into one buffer and runs one
 /// forward pass for the whole batch.
@@ -45,17 +46,31 @@ impl Evaluator<VariantState> for NetEvaluator<'_> {
     }
 }
 
-/// A trained network playing with a Gumbel search of `simulations` per move. All the games of
-/// a `choose_batch` call are searched together, their leaves evaluated in one forward pass.
+/// A trained network playing with a Gumbel search of `simulations` per move, or for a time
+/// per move. With simulations, all the games of a `choose_batch` call are searched together,
+/// their leaves evaluated in one forward pass. With a time ([`NetAgent::with_movetime`]) or
+/// through [`Agent::think`], it searches one game in rounds of doubling size, each round
+/// starting from the tree of the last (and from the previous move's tree when the game went
+/// on from it), until the time is spent.
 pub struct NetAgent {
     net: Net,
     /// The checkpoint's metadata, when loaded from one.
     pub meta: Option<CheckpointMeta>,
     pub simulations: u32,
+    /// Think this long per move instead of a number of simulations.
+    pub movetime: Option<Duration>,
     pub params: SearchParams,
     rng: ChaCha8Rng,
     label: String,
+    /// The tree of the last `think`, for the next move.
+    kept: Option<SearchTree<VariantState>>,
 }
+
+/// Simulations of the first round of a timed search; later rounds double.
+const FIRST_ROUND: u32 = 32;
+/// How deep below the last searched position the next one is looked for in the kept tree
+/// (the agent's move, the reply, and passes or multi-decision turns between them).
+const REUSE_PLIES: usize = 4;
 
 impl NetAgent {
     /// Loads the checkpoint at `path` to play with `simulations` per move and the root noise of
@@ -80,10 +95,23 @@ impl NetAgent {
             net,
             meta: None,
             simulations,
+            movetime: None,
             params: SearchParams::default(),
             rng: ChaCha8Rng::seed_from_u64(seed),
             label: format!("net@{simulations}"),
+            kept: None,
         }
+    }
+
+    /// The agent thinking `movetime` per move (its label `…@1s` or `…@250ms`).
+    pub fn with_movetime(mut self, movetime: Duration) -> NetAgent {
+        let stem = self
+            .label
+            .rsplit_once('@')
+            .map_or(self.label.as_str(), |(s, _)| s);
+        self.label = format!("{stem}@{}", format_movetime(movetime));
+        self.movetime = Some(movetime);
+        self
     }
 
     /// Checks that the agent was trained for `rules`.
@@ -105,6 +133,9 @@ impl Agent for NetAgent {
     }
 
     fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
+        if self.movetime.is_some() {
+            return self.think(rules, state, Budget::Own, &mut |_| true);
+        }
         self.choose_batch(rules, &[state])
             .pop()
             .expect("one choice per game")
@@ -115,13 +146,11 @@ impl Agent for NetAgent {
         rules: &Variant,
         states: &[&VariantState],
     ) -> Vec<(Action, Analysis)> {
-        assert_eq!(
-            rules.observation_len(),
-            self.net.shape.inputs,
-            "{} was trained for another observation size than {}'s",
-            self.label,
-            rules.id()
-        );
+        self.check_observation(rules);
+        if self.movetime.is_some() {
+            // A clock per move: one game after another.
+            return states.iter().map(|s| self.choose(rules, s)).collect();
+        }
         let sims = vec![self.simulations; states.len()];
         let mut evaluator = NetEvaluator::new(&self.net, rules);
         let results = gumbel_search(
@@ -145,11 +174,121 @@ impl Agent for NetAgent {
             })
             .collect()
     }
+
+    fn think(
+        &mut self,
+        rules: &Variant,
+        state: &VariantState,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> (Action, Analysis) {
+        self.check_observation(rules);
+        let start = Instant::now();
+        let budget = match (budget, self.movetime) {
+            (Budget::Own, Some(t)) => Budget::Time(t),
+            (Budget::Own, None) => Budget::Nodes(self.simulations as u64),
+            (b, _) => b,
+        };
+        let mut evaluator = NetEvaluator::new(&self.net, rules);
+        let mut tree = self.kept.take().and_then(|t| t.reroot(state, REUSE_PLIES));
+        let mut round = match budget {
+            Budget::Nodes(n) => n.min(u32::MAX as u64) as u32,
+            _ => FIRST_ROUND,
+        };
+        let mut work = 0u64;
+        let mut best: (Action, f32);
+        loop {
+            let (r, pv, kept) = search_kept(
+                rules,
+                state,
+                tree,
+                round,
+                &self.params,
+                &mut evaluator,
+                &mut self.rng,
+            );
+            tree = Some(kept);
+            work += r.simulations as u64;
+            best = (r.action, r.value);
+            let elapsed = start.elapsed();
+            let go_on = progress(&Progress {
+                pv,
+                value: Some(r.value),
+                work,
+                elapsed,
+            });
+            // A root with one legal move is not searched: nothing to think about.
+            if !go_on || r.simulations == 0 {
+                break;
+            }
+            let rate = work as f64 / elapsed.as_secs_f64().max(1e-6);
+            round = match budget {
+                Budget::Own | Budget::Nodes(_) => break,
+                Budget::Time(limit) => {
+                    // The next round must end in time (at the rate measured so far).
+                    let left = limit.saturating_sub(elapsed).as_secs_f64();
+                    let fits = (0.9 * left * rate) as u32;
+                    if fits < FIRST_ROUND / 2 {
+                        break;
+                    }
+                    (2 * round).min(fits)
+                }
+                // Rounds of at most a quarter second, so that `stop` is heard soon.
+                Budget::Infinite => (2 * round).min(((0.25 * rate) as u32).max(FIRST_ROUND)),
+            };
+        }
+        self.kept = tree;
+        (
+            best.0,
+            Analysis {
+                value: Some(best.1),
+                work,
+            },
+        )
+    }
+}
+
+impl NetAgent {
+    /// Visits of the search tree kept for the next move (after [`Agent::think`]).
+    pub fn kept_visits(&self) -> Option<u32> {
+        self.kept.as_ref().map(|t| t.root_visits())
+    }
+
+    fn check_observation(&self, rules: &Variant) {
+        assert_eq!(
+            rules.observation_len(),
+            self.net.shape.inputs,
+            "{} was trained for another observation size than {}'s",
+            self.label,
+            rules.id()
+        );
+    }
+}
+
+/// `1s`, `1.5s` or `250ms`.
+fn format_movetime(t: Duration) -> String {
+    if t.subsec_millis() == 0 {
+        format!("{}s", t.as_secs())
+    } else if t < Duration::from_secs(1) {
+        format!("{}ms", t.as_millis())
+    } else {
+        format!("{}s", t.as_secs_f64())
+    }
+}
+
+/// Parses a time per move: `1s`, `0.5s`, `250ms`.
+pub fn parse_movetime(text: &str) -> Option<Duration> {
+    let (number, unit) = match text.strip_suffix("ms") {
+        Some(n) => (n, 1e-3),
+        None => (text.strip_suffix('s')?, 1.0),
+    };
+    let secs = number.parse::<f64>().ok()? * unit;
+    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0).then(|| Duration::from_secs_f64(secs))
 }
 
 /// Help text for player arguments.
-pub const PLAYER_SPECS: &str =
-    "random, greedy, alphabeta:D, mcts:N, or a checkpoint file with its simulations PATH[:SIMS]";
+pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, mcts:N, or a checkpoint file with \
+     its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, 250ms)";
 
 /// A player that cannot be made from its spec.
 #[derive(Debug, thiserror::Error)]
@@ -163,15 +302,25 @@ pub enum PlayerError {
     Checkpoint(#[from] CheckpointError),
 }
 
-/// A checkpoint path and its search budget, when `spec` names an existing file (`PATH` or
-/// `PATH:SIMS`; `default_sims` without `:SIMS`).
-pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, u32)> {
+/// A checkpoint path and its search budget, when `spec` names an existing file: `PATH`
+/// (`default_sims` simulations), `PATH:SIMS` or `PATH@TIME` (a time per move, see
+/// [`parse_movetime`]).
+pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, Budget)> {
     if Path::new(spec).is_file() {
-        return Some((Path::new(spec), default_sims));
+        return Some((Path::new(spec), Budget::Nodes(default_sims as u64)));
+    }
+    if let Some((path, time)) = spec.rsplit_once('@') {
+        if let Some(t) = parse_movetime(time) {
+            return Path::new(path)
+                .is_file()
+                .then(|| (Path::new(path), Budget::Time(t)));
+        }
     }
     let (path, sims) = spec.rsplit_once(':')?;
-    let sims = sims.parse().ok()?;
-    Path::new(path).is_file().then(|| (Path::new(path), sims))
+    let sims: u32 = sims.parse().ok()?;
+    Path::new(path)
+        .is_file()
+        .then(|| (Path::new(path), Budget::Nodes(sims as u64)))
 }
 
 /// The player named by `spec` for games of `rules`: a baseline agent of `ayo_env::arena::agents` or a
@@ -187,8 +336,12 @@ pub fn load_player(
     match ayo_env::arena::agents::parse(spec, seed) {
         Ok(agent) => Ok(agent),
         Err(baseline) => match checkpoint_spec(spec, default_sims) {
-            Some((path, sims)) => {
-                let agent = NetAgent::load(path, sims, seed)?;
+            Some((path, budget)) => {
+                let agent = match budget {
+                    Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
+                    Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
+                    Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
+                };
                 agent.check_rules(rules)?;
                 Ok(Box::new(agent))
             }
@@ -197,5 +350,65 @@ pub fn load_player(
                 baseline,
             }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::NetShape;
+    use ayo_env::Player;
+
+    fn agent(rules: &Variant) -> NetAgent {
+        let shape = NetShape {
+            inputs: rules.observation_len(),
+            actions: rules.num_actions(),
+            width: 16,
+            blocks: 1,
+            levels: 0,
+        };
+        NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, 3)
+    }
+
+    #[test]
+    fn the_next_move_starts_from_the_subtree_of_the_line_played() {
+        let rules: Variant = "oware".parse().unwrap();
+        let mut a = agent(&rules);
+        let start = rules.start(Player::South);
+        let mut pv = Vec::new();
+        a.think(&rules, &start, Budget::Nodes(200), &mut |p| {
+            pv = p.pv.clone();
+            true
+        });
+        assert_eq!(a.kept_visits(), Some(201));
+        assert!(pv.len() >= 2, "a reply was searched: {pv:?}");
+        let mut game = start.clone();
+        rules.play(&mut game, pv[0]).unwrap();
+        rules.play(&mut game, pv[1]).unwrap();
+        a.think(&rules, &game, Budget::Nodes(50), &mut |_| true);
+        let visits = a.kept_visits().unwrap();
+        assert!(
+            visits > 51,
+            "the subtree's earlier visits are kept: {visits}"
+        );
+        // A position the tree never reached starts a new tree.
+        let other = rules
+            .parse_notation("1 0 0 0 0 1 1 0 0 0 2 0 | 23 20 | 0")
+            .unwrap();
+        a.think(&rules, &other, Budget::Nodes(10), &mut |_| true);
+        assert_eq!(a.kept_visits(), Some(11));
+    }
+
+    #[test]
+    fn movetimes_parse_and_name_the_agent() {
+        assert_eq!(parse_movetime("1s"), Some(Duration::from_secs(1)));
+        assert_eq!(parse_movetime("0.1s"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_movetime("250ms"), Some(Duration::from_millis(250)));
+        for bad in ["", "s", "1", "-1s", "0s", "1h", "nans", "1e9s"] {
+            assert_eq!(parse_movetime(bad), None, "{bad:?}");
+        }
+        let rules: Variant = "oware".parse().unwrap();
+        let a = agent(&rules).with_movetime(Duration::from_millis(250));
+        assert_eq!(a.name(), "net@250ms");
     }
 }

@@ -14,38 +14,148 @@
 //! assert!(out.starts_with("readyok\nerror unknown command"));
 //! ```
 
-use ayo_env::{Action, Agent, Player, Rules, Variant, VariantState};
+use ayo_env::{Action, Agent, Budget, Player, Progress, Rules, Variant, VariantState};
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::time::Duration;
 
 const COMMANDS: &str =
     "hello, isready, newgame, position startpos|notation <text> [moves <a> ...], \
-                        legal, show, go, quit";
+                        legal, show, go [nodes <n>|movetime <ms>|infinite], stop, quit";
+
+/// What the engine reads its lines from.
+pub trait Lines {
+    /// The next line (without waiting when `wait` is false: then `Poll::Pending` if no line
+    /// has arrived yet).
+    fn poll(&mut self, wait: bool) -> std::io::Result<Poll>;
+}
+
+/// A line, nothing yet, or the end of the input.
+pub enum Poll {
+    Line(Vec<u8>),
+    Pending,
+    End,
+}
+
+/// A script of lines in memory (tests, fuzzing): every line has already arrived, so a `stop`
+/// sent after `go infinite` is read at the search's first progress report.
+impl Lines for &[u8] {
+    fn poll(&mut self, _wait: bool) -> std::io::Result<Poll> {
+        let mut line = Vec::new();
+        Ok(match self.read_until(b'\n', &mut line)? {
+            0 => Poll::End,
+            _ => Poll::Line(line),
+        })
+    }
+}
+
+/// Lines of standard input, read by a thread of their own so that a search can listen for
+/// `stop` while it thinks.
+pub struct StdinLines(mpsc::Receiver<std::io::Result<Vec<u8>>>);
+
+impl StdinLines {
+    pub fn spawn() -> StdinLines {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            loop {
+                let mut line = Vec::new();
+                match stdin.read_until(b'\n', &mut line) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        if tx.send(Ok(line)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
+        StdinLines(rx)
+    }
+}
+
+impl Lines for StdinLines {
+    fn poll(&mut self, wait: bool) -> std::io::Result<Poll> {
+        let next = if wait {
+            self.0.recv().map_err(|_| mpsc::TryRecvError::Disconnected)
+        } else {
+            self.0.try_recv()
+        };
+        match next {
+            Ok(line) => line.map(Poll::Line),
+            Err(mpsc::TryRecvError::Empty) => Ok(Poll::Pending),
+            Err(mpsc::TryRecvError::Disconnected) => Ok(Poll::End),
+        }
+    }
+}
+
+/// The engine's input: the lines, and those read during a search that wait their turn.
+struct Input<L> {
+    lines: L,
+    waiting: VecDeque<String>,
+    ended: bool,
+}
+
+impl<L: Lines> Input<L> {
+    /// The next command line, waiting for it; `None` at the end of the input.
+    fn next(&mut self) -> std::io::Result<Option<String>> {
+        if let Some(l) = self.waiting.pop_front() {
+            return Ok(Some(l));
+        }
+        if self.ended {
+            return Ok(None);
+        }
+        self.read(true)
+    }
+
+    fn read(&mut self, wait: bool) -> std::io::Result<Option<String>> {
+        match self.lines.poll(wait)? {
+            // Lines are decoded leniently: a line that is not UTF-8 is a bad command (answered
+            // with an error line), not the end of the engine.
+            Poll::Line(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).trim().to_string())),
+            Poll::Pending => Ok(None),
+            Poll::End => {
+                self.ended = true;
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// What was heard during a search: `stop`, `quit` or the end of the input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Interrupt {
+    Stop,
+    Quit,
+    End,
+}
 
 /// Answers protocol commands read from `input` on `output` until `quit` or the end of input;
 /// it returns an error only when reading or writing fails, never because of what it read.
 pub fn serve(
     rules: &Variant,
     agent: &mut dyn Agent,
-    mut input: impl BufRead,
+    input: impl Lines,
     mut output: impl Write,
 ) -> std::io::Result<()> {
+    let mut input = Input {
+        lines: input,
+        waiting: VecDeque::new(),
+        ended: false,
+    };
     let mut game = rules.start(Player::South);
-    let mut bytes = Vec::new();
-    loop {
-        // Lines are read as bytes and decoded leniently: a line that is not UTF-8 is a bad
-        // command (answered with an error line), not the end of the engine.
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        let line = line.trim();
+    while let Some(line) = input.next()? {
         let (command, rest) = match line.split_once(char::is_whitespace) {
             Some((c, r)) => (c, r.trim()),
-            None => (line, ""),
+            None => (line.as_str(), ""),
         };
         match command {
-            "" => continue,
+            "" | "stop" => continue,
             "quit" => break,
             "hello" => {
                 writeln!(output, "id name ayo {}", env!("CARGO_PKG_VERSION"))?;
@@ -75,24 +185,20 @@ pub fn serve(
                 writeln!(output, "notation {}", rules.notation(&game))?;
                 write_status(rules, &game, &mut output)?;
             }
-            "go" => {
-                if rules.is_terminal(&game) {
+            "go" => match go_budget(rest) {
+                Err(message) => writeln!(output, "error {message}")?,
+                Ok(_) if rules.is_terminal(&game) => {
                     writeln!(output, "error the game is over; no move to choose")?;
                     write_status(rules, &game, &mut output)?;
-                } else {
-                    let (action, analysis) = agent.choose(rules, &game);
-                    let value = analysis
-                        .value
-                        .map_or("none".to_string(), |v| format!("{v:.4}"));
-                    writeln!(
-                        output,
-                        "info value {value} simulations {} name {}",
-                        analysis.work,
-                        rules.action_name(&game, action)
-                    )?;
-                    writeln!(output, "bestmove {action}")?;
                 }
-            }
+                Ok(budget) => {
+                    if go(rules, agent, &game, budget, &mut input, &mut output)?
+                        == Some(Interrupt::Quit)
+                    {
+                        break;
+                    }
+                }
+            },
             other => writeln!(
                 output,
                 "error unknown command {other:?} (expected one of: {COMMANDS})"
@@ -101,6 +207,110 @@ pub fn serve(
         output.flush()?;
     }
     output.flush()
+}
+
+/// The budget of `go [nodes <n>|movetime <ms>|infinite]`.
+fn go_budget(args: &str) -> Result<Budget, String> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    let number = |what: &str, word: Option<&&str>| -> Result<u64, String> {
+        word.and_then(|w| w.parse::<u64>().ok())
+            .filter(|&n| (1..=1_000_000_000).contains(&n))
+            .ok_or_else(|| {
+                format!(
+                    "go {what} needs a whole number from 1 to 1000000000, found {:?}",
+                    word.copied().unwrap_or("")
+                )
+            })
+    };
+    match words.first().copied() {
+        None => Ok(Budget::Own),
+        Some("infinite") if words.len() == 1 => Ok(Budget::Infinite),
+        Some("nodes") if words.len() <= 2 => number("nodes", words.get(1)).map(Budget::Nodes),
+        Some("movetime") if words.len() <= 2 => {
+            number("movetime", words.get(1)).map(|ms| Budget::Time(Duration::from_millis(ms)))
+        }
+        _ => Err(format!(
+            "go takes nothing, `nodes <n>`, `movetime <ms>` or `infinite`, found {args:?}"
+        )),
+    }
+}
+
+/// Thinks about `game` within `budget`, answering `info` lines as the search goes and then
+/// `bestmove`. While it thinks, `stop` ends the search (its best move so far is played),
+/// `isready` is answered at once and other lines wait until the search is over. After
+/// `go infinite` the best move is sent only once `stop` (or `quit`, or the end of the input)
+/// has come, even if the search ended earlier (one legal move, an agent that is not anytime).
+fn go<L: Lines>(
+    rules: &Variant,
+    agent: &mut dyn Agent,
+    game: &VariantState,
+    budget: Budget,
+    input: &mut Input<L>,
+    output: &mut impl Write,
+) -> std::io::Result<Option<Interrupt>> {
+    let mut interrupt = None;
+    let mut failure = None;
+    let mut report = |p: &Progress| -> bool {
+        let value = p.value.map_or("none".to_string(), |v| format!("{v:.4}"));
+        let pv: Vec<String> = p.pv.iter().map(|a| a.to_string()).collect();
+        let written = writeln!(
+            output,
+            "info value {value} simulations {} time {} name {} pv {}",
+            p.work,
+            p.elapsed.as_millis(),
+            p.pv.first()
+                .map_or(String::new(), |&a| rules.action_name(game, a)),
+            pv.join(" ")
+        )
+        .and_then(|_| output.flush());
+        if let Err(e) = written {
+            failure = Some(e);
+            return false;
+        }
+        match listen(input, output, false) {
+            // The end of the input stops only an infinite search (a script's last `go`
+            // still thinks for its budget).
+            Ok(Some(Interrupt::End)) if budget != Budget::Infinite => {}
+            Ok(i) => interrupt = i,
+            Err(e) => failure = Some(e),
+        }
+        interrupt.is_none() && failure.is_none()
+    };
+    let (action, _) = agent.think(rules, game, budget, &mut report);
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    while budget == Budget::Infinite && interrupt.is_none() {
+        interrupt = listen(input, output, true)?;
+    }
+    writeln!(output, "bestmove {action}")?;
+    Ok(interrupt)
+}
+
+/// Reads the lines that have arrived during a search (waiting for one if `wait`): `stop` and
+/// `quit` (or the end of the input) interrupt it, `isready` is answered, the rest wait.
+fn listen<L: Lines>(
+    input: &mut Input<L>,
+    output: &mut impl Write,
+    wait: bool,
+) -> std::io::Result<Option<Interrupt>> {
+    loop {
+        if input.ended {
+            return Ok(Some(Interrupt::End));
+        }
+        let Some(line) = input.read(wait)? else {
+            return Ok(input.ended.then_some(Interrupt::End));
+        };
+        match line.as_str() {
+            "stop" => return Ok(Some(Interrupt::Stop)),
+            "quit" => return Ok(Some(Interrupt::Quit)),
+            "isready" => {
+                writeln!(output, "readyok")?;
+                output.flush()?;
+            }
+            _ => input.waiting.push_back(line),
+        }
+    }
 }
 
 /// `over <south score> <north score> <result>` when the game is over, else `tomove <player>`.
@@ -193,6 +403,95 @@ mod tests {
         );
         assert!(lines[2].starts_with("error position needs"));
         assert_eq!(lines[3], "readyok");
+    }
+
+    /// A small untrained network behind the engine (the protocol does not need a good one).
+    fn talk_to_net(script: &str) -> String {
+        use crate::net::{Net, NetShape};
+        let rules: Variant = "oware".parse().unwrap();
+        let shape = NetShape {
+            inputs: rules.observation_len(),
+            actions: rules.num_actions(),
+            width: 16,
+            blocks: 1,
+            levels: 0,
+        };
+        let mut agent = crate::agent::NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, 1);
+        let mut out = Vec::new();
+        serve(&rules, &mut agent, script.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn field<'a>(line: &'a str, key: &str) -> &'a str {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let i = words.iter().position(|w| *w == key).expect(key);
+        words[i + 1]
+    }
+
+    #[test]
+    fn go_nodes_searches_that_many_simulations_and_reports_a_line() {
+        let out = talk_to_net("position startpos moves 2 1\ngo nodes 100\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        assert_eq!(field(lines[0], "simulations"), "100", "{out}");
+        let pv = lines[0].split(" pv ").nth(1).unwrap();
+        let best = lines[1].strip_prefix("bestmove ").unwrap();
+        assert_eq!(
+            pv.split_whitespace().next(),
+            Some(best),
+            "the pv starts with the move"
+        );
+    }
+
+    #[test]
+    fn go_movetime_thinks_in_rounds_within_its_time() {
+        let out = talk_to_net("go movetime 300\n");
+        let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info ")).collect();
+        assert!(infos.len() >= 2, "rounds of doubling size: {out}");
+        let sims: Vec<u64> = infos
+            .iter()
+            .map(|l| field(l, "simulations").parse().unwrap())
+            .collect();
+        assert!(sims.windows(2).all(|w| w[1] > w[0]), "{sims:?}");
+        let last_ms: u64 = field(infos.last().unwrap(), "time").parse().unwrap();
+        assert!(last_ms <= 1500, "a 300 ms move took {last_ms} ms");
+        assert!(out.lines().last().unwrap().starts_with("bestmove "));
+    }
+
+    #[test]
+    fn go_infinite_answers_isready_and_waits_for_stop() {
+        let out = talk_to_net("go infinite\nisready\nlegal\nstop\nlegal\n");
+        let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+        assert_eq!(
+            lines,
+            [
+                "readyok",
+                lines[1],
+                "legal 0 1 2 3 4 5",
+                "legal 0 1 2 3 4 5"
+            ],
+            "{out}"
+        );
+        assert!(lines[1].starts_with("bestmove "), "{out}");
+        // A baseline is not anytime: it chooses at once, but the best move waits for `stop`.
+        let out = talk("go infinite\nisready\nstop\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[1], "readyok", "{out}");
+        assert!(lines[2].starts_with("bestmove "), "{out}");
+    }
+
+    #[test]
+    fn bad_go_arguments_are_errors_that_name_them() {
+        let out = talk("go nodes many\ngo movetime 0\ngo sideways\ngo nodes 5 6\nisready\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 5, "{out}");
+        assert!(
+            lines[0].contains("go nodes needs a whole number") && lines[0].contains("\"many\"")
+        );
+        assert!(lines[1].contains("go movetime needs") && lines[1].contains("\"0\""));
+        assert!(lines[2].contains("\"sideways\""));
+        assert!(lines[3].contains("\"nodes 5 6\""));
+        assert_eq!(lines[4], "readyok");
     }
 
     #[test]

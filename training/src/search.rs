@@ -158,6 +158,16 @@ struct Tree<S> {
 }
 
 impl<S: Clone> Tree<S> {
+    fn empty() -> Self {
+        Tree {
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            gumbel: Vec::new(),
+            schedule: Vec::new(),
+            simulations: 0,
+        }
+    }
+
     fn add_node<G: Game<State = S>>(
         &mut self,
         game: &G,
@@ -415,21 +425,27 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
     let mut trees: Vec<Tree<G::State>> = Vec::with_capacity(b);
     for (i, (&root, g)) in roots.iter().zip(noise).enumerate() {
         assert!(game.to_play(root).is_some(), "search of a finished game");
-        let mut tree = Tree {
-            nodes: Vec::new(),
-            edges: Vec::new(),
-            gumbel: g,
-            schedule: Vec::new(),
-            simulations: 0,
-        };
+        let mut tree = Tree::empty();
         tree.add_node(game, root.clone(), &logits[i * a..(i + 1) * a], values[i]);
-        let k = tree.nodes[0].num_edges as usize;
-        // One legal move: nothing to search.
-        tree.simulations = if k > 1 { simulations[i] } else { 0 };
-        tree.schedule = considered_visits(params.max_considered.min(k), tree.simulations as usize);
+        tree.plan(g, simulations[i], params);
         trees.push(tree);
     }
+    simulate(game, &mut trees, params, evaluator);
+    trees.iter().map(|t| t.result(a, params)).collect()
+}
 
+/// Runs the planned simulations of every tree, in lockstep: each step takes one leaf from
+/// each game still searching and evaluates all of them in one call of the evaluator.
+fn simulate<G: Game, E: Evaluator<G::State>>(
+    game: &G,
+    trees: &mut [Tree<G::State>],
+    params: &SearchParams,
+    evaluator: &mut E,
+) {
+    let a = game.num_actions();
+    let b = trees.len();
+    let mut logits = vec![0.0f32; b * a];
+    let mut values = vec![0.0f32; b];
     let max_sims = trees.iter().map(|t| t.simulations).max().unwrap_or(0);
     let mut paths: Vec<Vec<(u32, u32)>> = vec![Vec::new(); b];
     let mut bufs = Bufs::default();
@@ -492,44 +508,211 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
             tree.backup(path, values[j]);
         }
     }
+}
 
-    trees
-        .iter()
-        .map(|tree| {
-            let mut sigma = Vec::new();
-            let mut prior = Vec::new();
-            tree.sigma(0, a, params, &mut sigma, &mut prior);
-            let range = tree.edge_range(0);
-            let edges = &tree.edges[range];
-            let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
-            let mut best = (f32::NEG_INFINITY, 0usize);
-            for (i, e) in edges.iter().enumerate() {
-                let score = (tree.gumbel[e.action as usize] + e.logit + sigma[i]).max(-1e9);
-                if e.n == max_n && score > best.0 {
-                    best = (score, i);
+impl<S: Clone> Tree<S> {
+    /// Prepares a search of `simulations` from the root with the root noise `gumbel`: the
+    /// halving schedule, and the root's visit counts set to zero (a kept tree's subtrees keep
+    /// theirs). A root with one legal move is not searched.
+    fn plan(&mut self, gumbel: Vec<f32>, simulations: u32, params: &SearchParams) {
+        let range = self.edge_range(0);
+        for e in &mut self.edges[range.clone()] {
+            e.n = 0;
+        }
+        let k = range.len();
+        self.gumbel = gumbel;
+        self.simulations = if k > 1 { simulations } else { 0 };
+        self.schedule = considered_visits(params.max_considered.min(k), self.simulations as usize);
+    }
+
+    /// The outcome of the search: the halving's winner, `pi'`, the visits and the values.
+    fn result(&self, a: usize, params: &SearchParams) -> SearchResult {
+        let mut sigma = Vec::new();
+        let mut prior = Vec::new();
+        self.sigma(0, a, params, &mut sigma, &mut prior);
+        let range = self.edge_range(0);
+        let edges = &self.edges[range];
+        let max_n = edges.iter().map(|e| e.n).max().unwrap_or(0);
+        let mut best = (f32::NEG_INFINITY, 0usize);
+        for (i, e) in edges.iter().enumerate() {
+            let score = (self.gumbel[e.action as usize] + e.logit + sigma[i]).max(-1e9);
+            if e.n == max_n && score > best.0 {
+                best = (score, i);
+            }
+        }
+        let mut improved = Vec::new();
+        softmax_into(
+            edges.iter().zip(&sigma).map(|(e, s)| e.logit + s),
+            &mut improved,
+        );
+        let mut policy = vec![0.0; a];
+        let mut visits = vec![0; a];
+        for (e, p) in edges.iter().zip(improved) {
+            policy[e.action as usize] = p;
+            visits[e.action as usize] = e.n;
+        }
+        SearchResult {
+            action: edges[best.1].action,
+            policy,
+            visits,
+            value: self.nodes[0].v,
+            raw_value: self.nodes[0].raw_v,
+            simulations: self.simulations,
+        }
+    }
+
+    /// The most visited line from the root after its first move `first`.
+    fn principal_variation(&self, first: Action) -> Vec<Action> {
+        let mut pv = vec![first];
+        let mut edge = self.edge_range(0).find(|&e| self.edges[e].action == first);
+        while let Some(e) = edge {
+            let child = self.edges[e].child;
+            if child == NO_CHILD {
+                break;
+            }
+            edge = self
+                .edge_range(child)
+                .filter(|&e| self.edges[e].n > 0)
+                .max_by_key(|&e| self.edges[e].n);
+            if let Some(e) = edge {
+                pv.push(self.edges[e].action);
+            }
+        }
+        pv
+    }
+
+    /// The subtree below `node` as a tree of its own (nodes and edges renumbered).
+    fn subtree(&self, node: u32) -> Tree<S> {
+        let mut out = Tree::empty();
+        // Copy breadth first; `queue[k]` is the old index of new node `k`.
+        let mut queue = vec![node];
+        let mut k = 0;
+        while k < queue.len() {
+            let old = &self.nodes[queue[k] as usize];
+            let first_edge = out.edges.len() as u32;
+            for e in self.edge_range(queue[k]) {
+                let mut edge = self.edges[e].clone();
+                if edge.child != NO_CHILD {
+                    queue.push(edge.child);
+                    edge.child = queue.len() as u32 - 1;
                 }
+                out.edges.push(edge);
             }
-            let mut improved = Vec::new();
-            softmax_into(
-                edges.iter().zip(&sigma).map(|(e, s)| e.logit + s),
-                &mut improved,
+            out.nodes.push(Node {
+                state: old.state.clone(),
+                to_play: old.to_play,
+                raw_v: old.raw_v,
+                v: old.v,
+                cnt: old.cnt,
+                first_edge,
+                num_edges: old.num_edges,
+            });
+            k += 1;
+        }
+        out
+    }
+}
+
+/// One game's search tree, kept after a search so that the next search of the same game can
+/// start from it (`ayo engine`'s analysis, thinking in rounds, and moves that follow).
+pub struct SearchTree<S> {
+    tree: Tree<S>,
+}
+
+impl<S: Clone + PartialEq> SearchTree<S> {
+    /// The subtree whose root is `state`, when the tree reached that position within `plies`
+    /// plies of its root (the game went on along the tree); `None` otherwise.
+    pub fn reroot(self, state: &S, plies: usize) -> Option<SearchTree<S>> {
+        let mut frontier = vec![0u32];
+        for depth in 0..=plies {
+            if let Some(&n) = frontier
+                .iter()
+                .find(|&&n| self.tree.nodes[n as usize].state == *state)
+            {
+                // A finished game is not searched.
+                self.tree.nodes[n as usize].to_play?;
+                let tree = if n == 0 {
+                    self.tree
+                } else {
+                    self.tree.subtree(n)
+                };
+                return Some(SearchTree { tree });
+            }
+            if depth == plies {
+                break;
+            }
+            frontier = frontier
+                .iter()
+                .flat_map(|&n| self.tree.edge_range(n))
+                .map(|e| self.tree.edges[e].child)
+                .filter(|&c| c != NO_CHILD)
+                .collect();
+        }
+        None
+    }
+
+    /// Visits of the root so far (all searches that built this tree).
+    pub fn root_visits(&self) -> u32 {
+        self.tree.nodes[0].cnt
+    }
+
+    /// Nodes in the tree.
+    pub fn len(&self) -> usize {
+        self.tree.nodes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tree.nodes.is_empty()
+    }
+}
+
+/// Searches one game with `simulations` more simulations, starting from `kept` (whose root
+/// must be `root`: see [`SearchTree::reroot`]) or from a new tree, and returns the result, the
+/// principal variation and the tree for the next search. The root's halving starts afresh
+/// (new noise, its visit counts from zero); the subtrees keep their visits and values.
+pub fn search_kept<G, E>(
+    game: &G,
+    root: &G::State,
+    kept: Option<SearchTree<G::State>>,
+    simulations: u32,
+    params: &SearchParams,
+    evaluator: &mut E,
+    rng: &mut impl Rng,
+) -> (SearchResult, Vec<Action>, SearchTree<G::State>)
+where
+    G: Game,
+    G::State: PartialEq,
+    E: Evaluator<G::State>,
+{
+    assert!(game.to_play(root).is_some(), "search of a finished game");
+    let a = game.num_actions();
+    let mut tree = match kept {
+        Some(k) => {
+            assert!(
+                k.tree.nodes[0].state == *root,
+                "a kept tree of another position"
             );
-            let mut policy = vec![0.0; a];
-            let mut visits = vec![0; a];
-            for (e, p) in edges.iter().zip(improved) {
-                policy[e.action as usize] = p;
-                visits[e.action as usize] = e.n;
-            }
-            SearchResult {
-                action: edges[best.1].action,
-                policy,
-                visits,
-                value: tree.nodes[0].v,
-                raw_value: tree.nodes[0].raw_v,
-                simulations: tree.simulations,
-            }
-        })
-        .collect()
+            k.tree
+        }
+        None => {
+            let (mut logits, mut values) = (vec![0.0; a], vec![0.0]);
+            evaluator.evaluate(&[root], &mut logits, &mut values);
+            let mut tree = Tree::empty();
+            tree.add_node(game, root.clone(), &logits, values[0]);
+            tree
+        }
+    };
+    tree.plan(
+        draw_gumbel(rng, a, params.gumbel_scale),
+        simulations,
+        params,
+    );
+    let mut trees = [tree];
+    simulate(game, &mut trees, params, evaluator);
+    let [tree] = trees;
+    let result = tree.result(a, params);
+    let pv = tree.principal_variation(result.action);
+    (result, pv, SearchTree { tree })
 }
 
 #[cfg(test)]
@@ -641,6 +824,49 @@ mod tests {
         close(&r.policy, &[0.8807, 0.0587, 0.0596, 0.0009809], 1e-4);
         // 1 root + 7 leaves; the terminal edge (3) needs no evaluation.
         assert_eq!(net.0, 8);
+    }
+
+    #[test]
+    fn a_kept_tree_search_is_the_search_and_goes_on_below_the_move_played() {
+        let params = SearchParams {
+            gumbel_scale: 0.0,
+            ..Default::default()
+        };
+        let mut rng = rand::rngs::mock::StepRng::new(0, 1);
+        let mut net = ToyNet(0);
+        let fresh = search_with_noise(
+            &Toy,
+            &[&vec![]],
+            &[8],
+            &params,
+            &mut net,
+            vec![vec![0.0; 4]],
+        )
+        .remove(0);
+        let mut net = ToyNet(0);
+        let (r, pv, tree) = search_kept(&Toy, &vec![], None, 8, &params, &mut net, &mut rng);
+        assert_eq!((r.visits.clone(), r.action), (fresh.visits, fresh.action));
+        assert_eq!(r.value, fresh.value);
+        assert_eq!(pv[0], r.action);
+        assert_eq!(
+            tree.root_visits(),
+            9,
+            "the root's evaluation and 8 simulations"
+        );
+        assert!(tree.len() > 4);
+
+        // The game goes on with action 0: the subtree below it is kept, with its visits.
+        let below = tree.reroot(&vec![0], 2).expect("action 0 was searched");
+        assert_eq!(below.root_visits(), r.visits[0]);
+        let (r2, _, below) =
+            search_kept(&Toy, &vec![0], Some(below), 4, &params, &mut net, &mut rng);
+        assert_eq!(below.root_visits(), r.visits[0] + 4, "4 more simulations");
+        assert_eq!(
+            r2.visits.iter().sum::<u32>(),
+            4,
+            "the root's halving starts afresh"
+        );
+        assert!(below.reroot(&vec![3, 3], 3).is_none(), "never reached");
     }
 
     #[test]

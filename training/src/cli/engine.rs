@@ -16,8 +16,8 @@ pub struct Args {
 pub fn run(a: Args) -> Result<()> {
     let rules = a.game.rules()?;
     let mut agent = a.player.load(&rules)?;
-    let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    ayo_train::engine::serve(&rules, agent.as_mut(), stdin.lock(), stdout.lock())?;
+    let input = ayo_train::engine::StdinLines::spawn();
+    ayo_train::engine::serve(&rules, agent.as_mut(), input, stdout.lock())?;
     Ok(())
 }

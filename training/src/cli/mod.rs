@@ -34,7 +34,8 @@ impl VariantArgs {
 /// `--agent SPEC [--sims N] [--seed S]`, shared by the subcommands that put one agent in a game.
 #[derive(clap::Args)]
 pub struct AgentArgs {
-    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH or PATH:SIMS.
+    /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint file PATH, PATH:SIMS or
+    /// PATH@TIME (a time per move: 1s, 0.5s, 250ms).
     #[arg(long)]
     pub agent: String,
     /// Simulations per move of a checkpoint given without `:SIMS` (0: network policy alone).

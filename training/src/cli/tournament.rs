@@ -21,7 +21,8 @@ pub struct Args {
     /// Options as `key=value,key=value`.
     #[arg(long)]
     options: Option<String>,
-    /// The players: random, greedy, alphabeta:D, mcts:N, or checkpoint files PATH or PATH:SIMS.
+    /// The players: random, greedy, alphabeta:D, mcts:N, or checkpoint files PATH, PATH:SIMS or
+    /// PATH@TIME (a time per move: 1s, 0.5s, 250ms).
     #[arg(long, num_args = 1..)]
     players: Vec<String>,
     /// Games per pairing (played as pairs, so rounded up to even); with --sprt, the most games.
