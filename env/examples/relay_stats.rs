@@ -23,7 +23,7 @@ fn run<V: FoursRules>(games: u32) {
             v.play_unchecked(&mut s, a);
         }
         lengths.push(s.ply);
-        rounds.push(s.round);
+        rounds.push(s.position.round);
     }
     lengths.sort();
     rounds.sort();

@@ -80,8 +80,8 @@ mod tests {
         for a in [0, 4, 2, 0, 3, 5, 2] {
             v.play(&mut s, a).unwrap();
         }
-        assert_eq!(s.pits, [3, 1, 0, 3, 1, 0, 3, 13, 0, 3, 1, 0]);
-        assert_eq!(s.to_move, Player::North);
+        assert_eq!(s.position.pits, [3, 1, 0, 3, 1, 0, 3, 13, 0, 3, 1, 0]);
+        assert_eq!(s.position.to_move, Player::North);
         assert_eq!(v.relay_laps(&s, 1).end, RelayEnd::NeverEnds);
         assert!(!v.legal_mask(&s).contains(1));
         assert!(v.play(&mut s.clone(), 1).is_err());

@@ -164,8 +164,9 @@ pub struct Fours<V> {
     rules: PhantomData<V>,
 }
 
-/// A position of a fours variant as given (unvalidated, public fields); [`Fours::begin`] makes
-/// the live state of it.
+/// A position of a fours variant: the seeds, the owner of each house this round, the groups
+/// each player took this round, the player to move, the round. Given unvalidated (public
+/// fields), [`Fours::begin`] makes the live state of it, which carries it as its `position`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FoursSetup {
     pub pits: Pits,
@@ -177,7 +178,7 @@ pub struct FoursSetup {
     pub starter: Player,
     /// Round number, from 1.
     pub round: u32,
-    /// Whether J'erin's two-house opening is due (ignored by the other variants).
+    /// Whether J'erin's two-house opening is still due this round (never for the other variants).
     pub opening_due: bool,
 }
 
@@ -189,18 +190,8 @@ pub struct FoursSetup {
 /// the round number and the player who started the round. Pits and groups hold 48 seeds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FoursState {
-    pub pits: Pits,
-    /// The owner of each house this round.
-    pub owner: [Player; PITS],
-    /// Groups of four each player took this round.
-    pub groups: [u8; 2],
-    pub to_move: Player,
-    /// The player who started this round.
-    pub starter: Player,
-    /// Round number, from 1.
-    pub round: u32,
-    /// Whether J'erin's two-house opening is still due this round.
-    pub opening_due: bool,
+    /// The position: seeds, house owners, groups, the player to move, the round.
+    pub position: FoursSetup,
     /// The episode is over (the round in `episode = round`, the match in `episode = match`).
     pub over: bool,
     pub ply: u32,
@@ -212,18 +203,20 @@ impl FoursState {
     /// The repetition key: board, player to move, opening flag (owners are fixed in a round).
     #[inline]
     fn key(&self) -> u128 {
-        pack(&self.pits) | (self.to_move.index() as u128) << 72 | (self.opening_due as u128) << 73
+        pack(&self.position.pits)
+            | (self.position.to_move.index() as u128) << 72
+            | (self.position.opening_due as u128) << 73
     }
 
     fn owners_bits(&self) -> u16 {
-        (0..PITS).fold(0, |b, i| b | (self.owner[i].index() as u16) << i)
+        (0..PITS).fold(0, |b, i| b | (self.position.owner[i].index() as u16) << i)
     }
 
     /// Seeds in the houses `p` owns.
     fn seeds_of(&self, p: Player) -> u8 {
         (0..PITS)
-            .filter(|&i| self.owner[i] == p)
-            .map(|i| self.pits[i])
+            .filter(|&i| self.position.owner[i] == p)
+            .map(|i| self.position.pits[i])
             .sum()
     }
 }
@@ -335,20 +328,31 @@ impl<V: FoursRules> Fours<V> {
     /// Simulates `action` of `p`: `None` if its relay never ends, else the pits it sowed into.
     #[inline]
     fn simulate(&self, s: &FoursState, p: Player, action: Action) -> Option<u16> {
-        let mut pits = s.pits;
-        let mut groups = s.groups;
+        let mut pits = s.position.pits;
+        let mut groups = s.position.groups;
         let start = Self::lift(&mut pits, p, action);
-        let (r, touched) = self.sow_turn(&mut pits, &mut groups, &s.owner, p, start, &mut NoTrace);
+        let (r, touched) = self.sow_turn(
+            &mut pits,
+            &mut groups,
+            &s.position.owner,
+            p,
+            start,
+            &mut NoTrace,
+        );
         (r.end != RelayEnd::NeverEnds).then_some(touched)
     }
 
     /// The legal actions of `p` in `s` (whether or not he is to move).
     fn legal_for(&self, s: &FoursState, p: Player) -> ActionMask {
         let mut mask = ActionMask::EMPTY;
-        if V::OPENING == Opening::TwoHouses && s.opening_due {
+        if V::OPENING == Opening::TwoHouses && s.position.opening_due {
             for k in 0..ROW - 1 {
                 let (a, b) = (pit_of(p, k), pit_of(p, k + 1));
-                if s.owner[a] == p && s.owner[b] == p && s.pits[a] > 0 && s.pits[b] > 0 {
+                if s.position.owner[a] == p
+                    && s.position.owner[b] == p
+                    && s.position.pits[a] > 0
+                    && s.position.pits[b] > 0
+                {
                     let action = OPENING + k as Action;
                     if self.simulate(s, p, action).is_some() {
                         mask.insert(action);
@@ -361,12 +365,12 @@ impl<V: FoursRules> Fours<V> {
         }
         let must_feed = V::FEEDING == Feeding::MustFeed && s.seeds_of(!p) == 0;
         let opponents_houses = (0..PITS)
-            .filter(|&i| s.owner[i] == !p)
+            .filter(|&i| s.position.owner[i] == !p)
             .fold(0u16, |b, i| b | 1 << i);
         let mut feeding = ActionMask::EMPTY;
         for a in 0..PITS {
             let i = pit_of(p, a);
-            if s.owner[i] != p || s.pits[i] == 0 {
+            if s.position.owner[i] != p || s.position.pits[i] == 0 {
                 continue;
             }
             if let Some(touched) = self.simulate(s, p, a as Action) {
@@ -387,10 +391,10 @@ impl<V: FoursRules> Fours<V> {
     /// then the cycle rule.
     fn settle(&self, s: &mut FoursState, next: Player, captured: bool) {
         let mut legal = self.legal_for(s, next);
-        s.to_move = next;
+        s.position.to_move = next;
         if legal.is_empty() {
             legal = self.legal_for(s, !next);
-            s.to_move = !next;
+            s.position.to_move = !next;
         }
         if legal.is_empty() {
             // Nobody can move (every sowing left never ends): the round ends as a cycle does.
@@ -413,68 +417,57 @@ impl<V: FoursRules> Fours<V> {
     fn share_the_board(&self, s: &mut FoursState) {
         let seeds = [s.seeds_of(Player::South), s.seeds_of(Player::North)];
         for p in Player::BOTH {
-            s.groups[p.index()] += seeds[p.index()] / 4;
+            s.position.groups[p.index()] += seeds[p.index()] / 4;
         }
         let rest = [seeds[0] % 4, seeds[1] % 4];
         if rest[0] + rest[1] == 4 {
             let taker = match rest[0].cmp(&rest[1]) {
                 std::cmp::Ordering::Greater => Player::South,
                 std::cmp::Ordering::Less => Player::North,
-                std::cmp::Ordering::Equal => !s.starter,
+                std::cmp::Ordering::Equal => !s.position.starter,
             };
-            s.groups[taker.index()] += 1;
+            s.position.groups[taker.index()] += 1;
         }
-        s.pits = [0; PITS];
+        s.position.pits = [0; PITS];
     }
 
     /// The round is over (all 12 groups taken): end the episode, or start the next round.
     fn end_round(&self, s: &mut FoursState) {
-        debug_assert_eq!(s.groups[0] + s.groups[1], GROUPS, "{s:?}");
+        debug_assert_eq!(s.position.groups[0] + s.position.groups[1], GROUPS, "{s:?}");
         s.legal = ActionMask::EMPTY;
         if self.episode == Episode::Round {
             s.over = true;
             return;
         }
-        s.owner = owners_from_groups(s.groups);
-        if s.groups.contains(&GROUPS) {
+        s.position.owner = owners_from_groups(s.position.groups);
+        if s.position.groups.contains(&GROUPS) {
             s.over = true;
             return;
         }
-        s.starter = match V::NEXT_STARTER {
-            NextStarter::Alternate => !s.starter,
-            NextStarter::Loser => match s.groups[0].cmp(&s.groups[1]) {
+        s.position.starter = match V::NEXT_STARTER {
+            NextStarter::Alternate => !s.position.starter,
+            NextStarter::Loser => match s.position.groups[0].cmp(&s.position.groups[1]) {
                 std::cmp::Ordering::Greater => Player::North,
                 std::cmp::Ordering::Less => Player::South,
-                std::cmp::Ordering::Equal => !s.starter,
+                std::cmp::Ordering::Equal => !s.position.starter,
             },
         };
-        s.round += 1;
-        s.groups = [0, 0];
-        s.pits = [4; PITS];
-        s.opening_due = V::OPENING == Opening::TwoHouses;
-        let starter = s.starter;
+        s.position.round += 1;
+        s.position.groups = [0, 0];
+        s.position.pits = [4; PITS];
+        s.position.opening_due = V::OPENING == Opening::TwoHouses;
+        let starter = s.position.starter;
         self.settle(s, starter, true);
     }
 
     /// The live state of `setup`; the cycle rule's memory starts here.
     pub fn begin(&self, setup: FoursSetup) -> FoursState {
-        let FoursSetup {
-            pits,
-            owner,
-            groups,
-            to_move,
-            starter,
-            round,
-            opening_due,
-        } = setup;
+        let (groups, to_move) = (setup.groups, setup.to_move);
         let mut s = FoursState {
-            pits,
-            owner,
-            groups,
-            to_move,
-            starter,
-            round,
-            opening_due: opening_due && V::OPENING == Opening::TwoHouses,
+            position: FoursSetup {
+                opening_due: setup.opening_due && V::OPENING == Opening::TwoHouses,
+                ..setup
+            },
             over: false,
             ply: 0,
             legal: ActionMask::EMPTY,
@@ -491,14 +484,14 @@ impl<V: FoursRules> Fours<V> {
     /// The relay of `action` by the player to move, played on a copy (for tests and relay
     /// statistics such as the longest relay).
     pub fn relay_laps(&self, s: &FoursState, action: Action) -> Relay {
-        let mut pits = s.pits;
-        let mut groups = s.groups;
-        let start = Self::lift(&mut pits, s.to_move, action);
+        let mut pits = s.position.pits;
+        let mut groups = s.position.groups;
+        let start = Self::lift(&mut pits, s.position.to_move, action);
         self.sow_turn(
             &mut pits,
             &mut groups,
-            &s.owner,
-            s.to_move,
+            &s.position.owner,
+            s.position.to_move,
             start,
             &mut NoTrace,
         )
@@ -584,7 +577,7 @@ impl<V: FoursRules> Rules for Fours<V> {
     }
     #[inline]
     fn to_play(&self, s: &FoursState) -> Option<Player> {
-        (!s.over).then_some(s.to_move)
+        (!s.over).then_some(s.position.to_move)
     }
     #[inline]
     fn legal_mask(&self, s: &FoursState) -> ActionMask {
@@ -592,12 +585,19 @@ impl<V: FoursRules> Rules for Fours<V> {
     }
 
     fn apply<T: Trace>(&self, s: &mut FoursState, action: Action, trace: &mut T) {
-        let p = s.to_move;
-        let before = s.groups;
-        let start = Self::lift(&mut s.pits, p, action);
-        let (r, _) = self.sow_turn(&mut s.pits, &mut s.groups, &s.owner, p, start, trace);
+        let p = s.position.to_move;
+        let before = s.position.groups;
+        let start = Self::lift(&mut s.position.pits, p, action);
+        let (r, _) = self.sow_turn(
+            &mut s.position.pits,
+            &mut s.position.groups,
+            &s.position.owner,
+            p,
+            start,
+            trace,
+        );
         s.ply += 1;
-        s.opening_due = false;
+        s.position.opening_due = false;
         debug_assert_ne!(
             r.end,
             RelayEnd::NeverEnds,
@@ -606,12 +606,12 @@ impl<V: FoursRules> Rules for Fours<V> {
         if r.end == RelayEnd::RoundOver {
             return self.end_round(s);
         }
-        self.settle(s, !p, s.groups != before);
+        self.settle(s, !p, s.position.groups != before);
     }
 
     /// Groups of four taken this round (at the end of a match, 12 for the winner).
     fn scores(&self, s: &FoursState) -> [i32; 2] {
-        [s.groups[0] as i32, s.groups[1] as i32]
+        [s.position.groups[0] as i32, s.position.groups[1] as i32]
     }
     /// The sign of the group difference of the round (`episode = round`) or of the last round
     /// of the match, which the winner took 12–0 (`episode = match`).
@@ -620,18 +620,18 @@ impl<V: FoursRules> Rules for Fours<V> {
             return [0.0, 0.0];
         }
         // (`f32::signum` would call 0 a win.)
-        let d = s.groups[0].cmp(&s.groups[1]) as i8 as f32;
+        let d = s.position.groups[0].cmp(&s.position.groups[1]) as i8 as f32;
         [d, -d]
     }
     /// What the round would give each player if it ended now under the cycle rule, in seeds:
     /// 4 × the groups he has taken + the seeds in the houses he owns; `view`'s minus the
     /// opponent's (see [`Rules::heuristic`]).
     fn heuristic(&self, s: &FoursState, view: Player) -> i32 {
-        let worth = |p: Player| 4 * s.groups[p.index()] as i32 + s.seeds_of(p) as i32;
+        let worth = |p: Player| 4 * s.position.groups[p.index()] as i32 + s.seeds_of(p) as i32;
         worth(view) - worth(!view)
     }
     fn round(&self, s: &FoursState) -> u32 {
-        s.round
+        s.position.round
     }
     fn ply(&self, s: &FoursState) -> u32 {
         s.ply
@@ -641,31 +641,34 @@ impl<V: FoursRules> Rules for Fours<V> {
     /// `24` the mover's groups this round / 12, `25` the opponent's; `26` 1 if the mover started
     /// this round; `27` 1 while J'erin's two-house opening is due.
     fn observe(&self, s: &FoursState, out: &mut [f32]) {
-        let p = s.to_move;
+        let p = s.position.to_move;
         for k in 0..PITS {
             let i = pit_of(p, k);
-            out[k] = s.pits[i] as f32 / 4.0;
-            out[PITS + k] = (s.owner[i] == p) as u8 as f32;
+            out[k] = s.position.pits[i] as f32 / 4.0;
+            out[PITS + k] = (s.position.owner[i] == p) as u8 as f32;
         }
-        out[24] = s.groups[p.index()] as f32 / GROUPS as f32;
-        out[25] = s.groups[(!p).index()] as f32 / GROUPS as f32;
-        out[26] = (s.starter == p) as u8 as f32;
-        out[27] = s.opening_due as u8 as f32;
+        out[24] = s.position.groups[p.index()] as f32 / GROUPS as f32;
+        out[25] = s.position.groups[(!p).index()] as f32 / GROUPS as f32;
+        out[26] = (s.position.starter == p) as u8 as f32;
+        out[27] = s.position.opening_due as u8 as f32;
     }
     fn snapshot(&self, s: &FoursState) -> Snapshot {
         Snapshot {
-            pits: s.pits.to_vec(),
-            stores: [s.groups[0] as u32 * 4, s.groups[1] as u32 * 4],
-            owners: Some(s.owner.iter().map(|p| p.index() as u8).collect()),
+            pits: s.position.pits.to_vec(),
+            stores: [
+                s.position.groups[0] as u32 * 4,
+                s.position.groups[1] as u32 * 4,
+            ],
+            owners: Some(s.position.owner.iter().map(|p| p.index() as u8).collect()),
             ..Default::default()
         }
     }
     fn hash(&self, s: &FoursState) -> u64 {
         let k = s.key();
         let extra = s.owners_bits() as u64
-            | (s.groups[0] as u64) << 16
-            | (s.groups[1] as u64) << 24
-            | (s.starter.index() as u64) << 32
+            | (s.position.groups[0] as u64) << 16
+            | (s.position.groups[1] as u64) << 24
+            | (s.position.starter.index() as u64) << 32
             | (s.over as u64) << 33;
         mix(mix(k as u64 ^ extra.rotate_left(40)) ^ (k >> 64) as u64)
     }
@@ -713,17 +716,17 @@ mod tests {
         let v = Fours::<crate::variants::ncho::NchoRules>::default();
         let mut s = v.start(Player::South);
         // South's houses hold 7 (1 group, remainder 3), North's 5 (1 group, remainder 1).
-        s.pits = [3, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0];
-        s.groups = [4, 5];
+        s.position.pits = [3, 0, 0, 0, 4, 0, 0, 0, 5, 0, 0, 0];
+        s.position.groups = [4, 5];
         v.share_the_board(&mut s);
-        assert_eq!(s.groups, [6, 6]);
+        assert_eq!(s.position.groups, [6, 6]);
         // 2-2: the leftover group goes to the player who did not start the round (North).
-        s.pits = [2, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0];
-        s.groups = [4, 5];
-        s.starter = Player::South;
+        s.position.pits = [2, 0, 0, 0, 4, 0, 0, 0, 6, 0, 0, 0];
+        s.position.groups = [4, 5];
+        s.position.starter = Player::South;
         v.share_the_board(&mut s);
-        assert_eq!(s.groups, [5, 7]);
-        assert_eq!(s.pits, [0; PITS]);
+        assert_eq!(s.position.groups, [5, 7]);
+        assert_eq!(s.position.pits, [0; PITS]);
     }
 
     #[test]

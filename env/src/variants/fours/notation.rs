@@ -21,18 +21,27 @@ fn pit_name(i: usize) -> char {
 
 /// The notation of `s`: `p0 … p11 | g0 g1 | m | owners | round r starter s[ opening]`.
 pub(super) fn write(s: &FoursState) -> String {
-    let pits: Vec<String> = s.pits.iter().map(|x| x.to_string()).collect();
-    let owners: String = s.owner.iter().map(|p| p.index().to_string()).collect();
+    let pits: Vec<String> = s.position.pits.iter().map(|x| x.to_string()).collect();
+    let owners: String = s
+        .position
+        .owner
+        .iter()
+        .map(|p| p.index().to_string())
+        .collect();
     format!(
         "{} | {} {} | {} | {} | round {} starter {}{}",
         pits.join(" "),
-        s.groups[0],
-        s.groups[1],
-        s.to_move.index(),
+        s.position.groups[0],
+        s.position.groups[1],
+        s.position.to_move.index(),
         owners,
-        s.round,
-        s.starter.index(),
-        if s.opening_due { " opening" } else { "" }
+        s.position.round,
+        s.position.starter.index(),
+        if s.position.opening_due {
+            " opening"
+        } else {
+            ""
+        }
     )
 }
 /// The state written as `text` in [`write`]'s notation, checked (48 seeds, a round from 1).
@@ -109,12 +118,12 @@ pub(super) fn parse<V: FoursRules>(rules: &Fours<V>, text: &str) -> Result<Fours
 /// The board as text, houses owned across the board marked `*`.
 pub(super) fn render<V: FoursRules>(rules: &Fours<V>, s: &FoursState) -> String {
     let cell = |i: usize| {
-        let mark = if s.owner[i] != crate::board::row_owner(i) {
+        let mark = if s.position.owner[i] != crate::board::row_owner(i) {
             '*'
         } else {
             ' '
         };
-        format!("{:>3}{mark}", s.pits[i])
+        format!("{:>3}{mark}", s.position.pits[i])
     };
     let north: String = (ROW..PITS).rev().map(cell).collect();
     let south: String = (0..ROW).map(cell).collect();
@@ -125,20 +134,24 @@ pub(super) fn render<V: FoursRules>(rules: &Fours<V>, s: &FoursState) -> String 
             "round over".to_string()
         }
     } else {
-        format!("{} to move", ["South", "North"][s.to_move.index()])
+        format!("{} to move", ["South", "North"][s.position.to_move.index()])
     };
-    let opening = if s.opening_due { ", opening due" } else { "" };
+    let opening = if s.position.opening_due {
+        ", opening due"
+    } else {
+        ""
+    };
     format!(
         "         f   e   d   c   b   a\n North {north}  groups {}\n South {south}  groups {}\n         A   B   C   D   E   F\n (* = house owned by the player across the board)\n round {} started by {}{opening}; {mover}",
-        s.groups[1],
-        s.groups[0],
-        s.round,
-        ["South", "North"][s.starter.index()]
+        s.position.groups[1],
+        s.position.groups[0],
+        s.position.round,
+        ["South", "North"][s.position.starter.index()]
     )
 }
 /// The pit an action sows (`A`–`F`, `a`–`f`), or J'erin's two-house opening.
 pub(super) fn action_name(s: &FoursState, action: Action) -> String {
-    let p = s.to_move;
+    let p = s.position.to_move;
     if action < OPENING {
         format!("{}", pit_name(pit_of(p, action as usize)))
     } else {
