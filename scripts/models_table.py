@@ -21,7 +21,7 @@ SHIPPED = {
     "ncho": ("ncho-1h-b", "ncho-1h-b"),
     "adi": ("adi-1h-b", "adi-1h-b"),
     "jerin": ("jerin-1h-b", "jerin-1h-b"),
-    "jodu": ("jodu-1h-b", "jodu-1h-b"),
+    "jodu": ("jodu-1h-c", "jodu-1h-c"),
     "yao": ("yao-1h-c", "yao-1h-c"),
 }
 
