@@ -154,6 +154,13 @@ pub struct TrainConfig {
     /// of the network (both cores busy), 1 searches them all on one thread.
     #[arg(long, default_value_t = 2)]
     pub selfplay_threads: usize,
+    /// Overlap self-play and training: a trainer thread takes the training steps the replay
+    /// ratio owes for the positions of the previous move while the self-play threads play the
+    /// next move with a copy of the network (refreshed after every move). The run's course is
+    /// as reproducible as without (the trainer reads the replay buffer as it was before the
+    /// move; the new positions join it after), and it resumes exactly.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    pub overlap: bool,
     /// Threads of torch's intra-op pool. 1 is fastest for these small networks on a busy
     /// machine (OpenMP threads spin-wait when the cores are oversubscribed).
     #[arg(long, default_value_t = 1)]

@@ -12,7 +12,10 @@
 //!                      buffer, games in progress, random generators, counters
 //! ```
 //! Each iteration plays one move in every self-play game, stores the finished games'
-//! positions, then takes as many training steps as `replay_ratio` allows. Everything that
+//! positions, then takes as many training steps as `replay_ratio` allows. With `overlap`, the
+//! training steps owed for the previous iteration's positions run on a trainer thread while
+//! self-play plays the move with a copy of the network (the `player`), which takes the
+//! trainer's weights after every iteration. Everything that
 //! decides the run's course is saved in `resume.ot`; wall-clock timers only decide *when* to
 //! checkpoint or evaluate, which never changes the run's course, so a resumed run continues the
 //! same run.
@@ -101,6 +104,8 @@ pub struct Run {
     pub counters: Counters,
     /// The network's copy searching the second half of the self-play games (two threads).
     helper: Option<Net>,
+    /// With `overlap`: the network's copy self-play plays with while the trainer trains.
+    player: Option<Net>,
     rng: ChaCha8Rng,
     logger: Option<Logger>,
     session_start: Instant,
@@ -140,6 +145,7 @@ impl Run {
         );
         Ok(Run {
             helper: helper_of(&net, &cfg)?,
+            player: player_of(&net, &cfg)?,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
             rules,
             dir: dir.to_path_buf(),
@@ -172,6 +178,7 @@ impl Run {
         let cfg = state.config;
         let rules = cfg.rules()?;
         let helper = helper_of(&net, &cfg)?;
+        let player = player_of(&net, &cfg)?;
         let mut trainer = Trainer::new(net);
         trainer.step = state.step;
         trainer
@@ -188,6 +195,7 @@ impl Run {
         let wall = state.counters.wall_time_s;
         Ok(Run {
             helper,
+            player,
             rules,
             dir: dir.to_path_buf(),
             trainer,
@@ -212,8 +220,12 @@ impl Run {
         self.counters.wall_time_s + self.session_start.elapsed().as_secs_f64()
     }
 
-    /// One move in every self-play game, then the training steps the replay ratio allows.
+    /// One move in every self-play game, then the training steps the replay ratio allows (with
+    /// `overlap`: at the same time as the training steps owed so far).
     pub fn iterate(&mut self) -> Iteration {
+        if self.player.is_some() {
+            return self.iterate_overlapped();
+        }
         let t0 = Instant::now();
         let report = self.selfplay.step(
             &self.rules,
@@ -236,29 +248,87 @@ impl Run {
         };
         if self.buffer.len() >= self.cfg.min_buffer.max(1) {
             self.counters.credit += report.positions as f64 * self.cfg.replay_ratio;
-            let mut sum = Losses::default();
-            let device = self.trainer.net.vs.device();
             // Self-play is paused: the training steps may use both cores.
             tch::set_num_threads(self.cfg.train_threads as i32);
-            while self.counters.credit >= self.cfg.batch_size as f64 {
-                let batch = self
-                    .buffer
-                    .sample(self.cfg.batch_size, &mut self.rng, device);
-                let l = self.trainer.train_step(&batch, &self.cfg);
-                self.counters.credit -= self.cfg.batch_size as f64;
-                self.counters.samples += self.cfg.batch_size as u64;
-                it.train_steps += 1;
-                sum = add(sum, l);
-            }
+            (it.train_steps, it.losses) = train_owed(
+                &mut self.trainer,
+                &self.buffer,
+                &mut self.rng,
+                &mut self.counters,
+                &self.cfg,
+            );
             tch::set_num_threads(self.cfg.threads as i32);
             if it.train_steps > 0 {
-                it.losses = Some(scale(sum, 1.0 / it.train_steps as f64));
                 if let Some(h) = &mut self.helper {
                     h.copy_from(&self.trainer.net).expect("same shape");
                 }
             }
         }
         it.train_s = t1.elapsed().as_secs_f64();
+        self.account(&it);
+        it
+    }
+
+    /// [`Run::iterate`] with `overlap`: the trainer thread takes the steps owed for the
+    /// positions stored so far while self-play plays with the `player` copy; then the new
+    /// positions are stored, their credit added, and the copies take the trained weights.
+    fn iterate_overlapped(&mut self) -> Iteration {
+        let t0 = Instant::now();
+        let Run {
+            cfg,
+            rules,
+            trainer,
+            selfplay,
+            buffer,
+            counters,
+            helper,
+            player,
+            rng,
+            ..
+        } = self;
+        let player = player.as_mut().expect("overlap mode");
+        let torch_threads = cfg.threads as i32;
+        let (report, (train_steps, losses, train_s)) = std::thread::scope(|scope| {
+            let (trainer_ref, buffer_ref, cfg_ref) = (&mut *trainer, &*buffer, &*cfg);
+            let (rng_ref, counters_ref) = (&mut *rng, &mut *counters);
+            let training = scope.spawn(move || {
+                // OpenMP's thread count is per calling thread.
+                tch::set_num_threads(torch_threads);
+                let t = Instant::now();
+                let (steps, losses) =
+                    train_owed(trainer_ref, buffer_ref, rng_ref, counters_ref, cfg_ref);
+                (steps, losses, t.elapsed().as_secs_f64())
+            });
+            let report = selfplay.step(rules, player, helper.as_mut(), cfg);
+            (
+                report,
+                training.join().expect("the trainer thread does not panic"),
+            )
+        });
+        for s in &report.samples {
+            buffer.push(s);
+        }
+        if buffer.len() >= cfg.min_buffer.max(1) {
+            counters.credit += report.positions as f64 * cfg.replay_ratio;
+        }
+        if train_steps > 0 {
+            player.copy_from(&trainer.net).expect("same shape");
+            if let Some(h) = helper {
+                h.copy_from(&trainer.net).expect("same shape");
+            }
+        }
+        let it = Iteration {
+            positions: report.positions,
+            games: report.game_lengths.len(),
+            evaluations: report.evaluations,
+            train_steps,
+            losses,
+            // Wall time of the iteration (self-play and training at once), and the trainer's
+            // busy time within it.
+            selfplay_s: t0.elapsed().as_secs_f64(),
+            train_s,
+            game_lengths: report.game_lengths,
+        };
         self.account(&it);
         it
     }
@@ -444,6 +514,37 @@ fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     Ok(Some(h))
 }
 
+/// With `overlap`, the network copy self-play plays with while the trainer trains.
+fn player_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
+    if !cfg.overlap {
+        return Ok(None);
+    }
+    let mut p = Net::new(net.shape, net.vs.device());
+    p.copy_from(net)?;
+    Ok(Some(p))
+}
+
+/// Takes the training steps the replay ratio owes: whole batches of `counters.credit`.
+/// Returns the number of steps and their mean losses.
+fn train_owed(
+    trainer: &mut Trainer,
+    buffer: &ReplayBuffer,
+    rng: &mut ChaCha8Rng,
+    counters: &mut Counters,
+    cfg: &TrainConfig,
+) -> (u64, Option<Losses>) {
+    let device = trainer.net.vs.device();
+    let (mut steps, mut sum) = (0u64, Losses::default());
+    while counters.credit >= cfg.batch_size as f64 {
+        let batch = buffer.sample(cfg.batch_size, rng, device);
+        sum = add(sum, trainer.train_step(&batch, cfg));
+        counters.credit -= cfg.batch_size as f64;
+        counters.samples += cfg.batch_size as u64;
+        steps += 1;
+    }
+    (steps, (steps > 0).then(|| scale(sum, 1.0 / steps as f64)))
+}
+
 fn add(a: Losses, b: Losses) -> Losses {
     Losses {
         policy: a.policy + b.policy,
@@ -532,8 +633,43 @@ mod tests {
 
     #[test]
     fn resume_continues_the_same_run() {
+        resumes_exactly(tiny("oware"));
+    }
+
+    #[test]
+    fn an_overlapped_run_resumes_exactly_and_keeps_the_replay_ratio() {
+        let overlapped = TrainConfig {
+            overlap: true,
+            ..tiny("oware")
+        };
+        resumes_exactly(overlapped.clone());
+        // The same training per position as the alternating run: the credit of each move's
+        // positions is trained during the next move.
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut start = Run::create(tiny("oware"), a.path()).unwrap();
+        let mut runs = [
+            Run::create(tiny("oware"), a.path()).unwrap(),
+            Run::create(overlapped, b.path()).unwrap(),
+        ];
+        for run in &mut runs {
+            run.quiet();
+            for _ in 0..200 {
+                run.iterate();
+            }
+            let owed = run.counters.samples as f64 + run.counters.credit;
+            assert_eq!(run.selfplay.positions, 800);
+            assert!(run.trainer.step > 20, "{}", run.trainer.step);
+            assert!(owed <= 800.0 * 2.0, "{owed}");
+        }
+        let (s0, s1) = (runs[0].trainer.step as i64, runs[1].trainer.step as i64);
+        assert!(
+            (s0 - s1).abs() <= 8,
+            "alternating {s0} steps, overlapped {s1}"
+        );
+    }
+
+    fn resumes_exactly(cfg: TrainConfig) {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let mut start = Run::create(cfg, a.path()).unwrap();
         start.quiet();
         start.save().unwrap();
         std::fs::copy(a.path().join("resume.ot"), b.path().join("resume.ot")).unwrap();
