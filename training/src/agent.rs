@@ -353,21 +353,27 @@ pub fn load_player(
     }
 }
 
+/// A small untrained network for `rules` searching 16 simulations per move (tests of what
+/// does not need a good network: protocols, tree reuse).
+#[cfg(test)]
+pub(crate) fn untrained(rules: &Variant, seed: u64) -> NetAgent {
+    let shape = crate::net::NetShape {
+        inputs: rules.observation_len(),
+        actions: rules.num_actions(),
+        width: 16,
+        blocks: 1,
+        levels: 0,
+    };
+    NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, seed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::NetShape;
     use ayo_env::Player;
 
     fn agent(rules: &Variant) -> NetAgent {
-        let shape = NetShape {
-            inputs: rules.observation_len(),
-            actions: rules.num_actions(),
-            width: 16,
-            blocks: 1,
-            levels: 0,
-        };
-        NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, 3)
+        untrained(rules, 3)
     }
 
     #[test]

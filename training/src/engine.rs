@@ -407,16 +407,8 @@ mod tests {
 
     /// A small untrained network behind the engine (the protocol does not need a good one).
     fn talk_to_net(script: &str) -> String {
-        use crate::net::{Net, NetShape};
         let rules: Variant = "oware".parse().unwrap();
-        let shape = NetShape {
-            inputs: rules.observation_len(),
-            actions: rules.num_actions(),
-            width: 16,
-            blocks: 1,
-            levels: 0,
-        };
-        let mut agent = crate::agent::NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, 1);
+        let mut agent = crate::agent::untrained(&rules, 1);
         let mut out = Vec::new();
         serve(&rules, &mut agent, script.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
