@@ -22,7 +22,7 @@ SHIPPED = {
     "adi": ("adi-1h-b", "adi-1h-b"),
     "jerin": ("jerin-1h-b", "jerin-1h-b"),
     "jodu": ("jodu-1h-c", "jodu-1h-c"),
-    "yao": ("yao-1h-c", "yao-1h-c"),
+    "yao": ("yao-1h-d", "yao-1h-d"),
 }
 
 
