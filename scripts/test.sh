@@ -3,7 +3,8 @@
 # virtualenv with torch==2.13.0 for libtorch, numpy, pytest, gymnasium, pettingzoo, open_spiel;
 # cargo-fuzz for the fuzz targets), checks formatting, lints and docs, then runs the Rust
 # workspace's tests (rules, perft, conformance, OpenSpiel differential, env, agents, training,
-# tournaments, CLI) in the release profile — the main job's, so the workspace compiles once for
+# tournaments, CLI, `ayo serve` in a headless browser — chromium and chromedriver installed by
+# apt when missing) in the release profile — the main job's, so the workspace compiles once for
 # both — a short run of every fuzz target, and the Python package's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -19,6 +20,18 @@ cargo clippy --release --workspace --all-targets -- -D warnings
 
 echo "== cargo doc (warnings are errors) =="
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
+
+echo "== headless browser for the end-to-end test of ayo serve =="
+# training/tests/serve_browser.rs drives Debian's chromium through chromedriver; it fails
+# (rather than skips) without them.
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+    echo "chromium and chromedriver present"
+else
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+fi
 
 echo "== cargo test (workspace, release profile) =="
 cargo test --release --workspace --no-fail-fast

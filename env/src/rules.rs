@@ -198,6 +198,12 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn action_name(&self, _s: &Self::State, action: Action) -> String {
         action.to_string()
     }
+    /// The pit (an index into [`Snapshot::pits`]) where `action` begins, for the player to move
+    /// in `s` — the hole a person clicks to choose it; several actions may share a pit (Yao's
+    /// two directions, ayoayo's odu, J'erin's opening), and actions tied to no pit give `None`.
+    fn action_pit(&self, _s: &Self::State, _action: Action) -> Option<usize> {
+        None
+    }
     /// The rules summary and the action encoding, as printed by `ayo rules`.
     fn describe(&self) -> String;
 

@@ -220,6 +220,9 @@ impl Rules for Variant {
     fn action_name(&self, s: &VariantState, action: Action) -> String {
         with_state!(self, s, r, s => r.action_name(s, action))
     }
+    fn action_pit(&self, s: &VariantState, action: Action) -> Option<usize> {
+        with_state!(self, s, r, s => r.action_pit(s, action))
+    }
     fn describe(&self) -> String {
         with_rules!(self, r => r.describe())
     }

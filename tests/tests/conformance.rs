@@ -162,6 +162,49 @@ fn seeds_are_conserved_at_every_step_and_every_drop() {
     });
 }
 
+/// Every legal action begins at a pit of the board that holds seeds (the hole a person clicks
+/// on `ayo serve`'s page to choose it), and that pit is the mover's or a house he owns.
+#[test]
+fn every_legal_action_begins_at_an_occupied_pit_of_the_mover() {
+    for_every_preset(|v, seed| {
+        random_game(v, seed, |s, _| {
+            let snap = v.snapshot(s);
+            let Some(mover) = v.to_play(s) else {
+                return Ok(());
+            };
+            for a in v.legal_actions(s) {
+                let pit = v.action_pit(s, a);
+                let Some(pit) = pit.filter(|&p| p < snap.pits.len()) else {
+                    return Err(fail(format!(
+                        "action {a} begins at no pit ({pit:?}) in {snap}"
+                    )));
+                };
+                prop_assert!(
+                    snap.pits[pit] > 0,
+                    "action {} begins at the empty pit {} in {}",
+                    a,
+                    pit,
+                    snap
+                );
+                let owner = match &snap.owners {
+                    Some(owners) => owners[pit] as usize,
+                    None => pit * 2 / snap.pits.len(),
+                };
+                prop_assert_eq!(
+                    owner,
+                    mover.index(),
+                    "action {} begins at pit {} in {}",
+                    a,
+                    pit,
+                    snap
+                );
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
 /// The mask is empty exactly when the game is over and holds no bit beyond the action space;
 /// every action outside it is refused with the error that says why, and leaves the state as it
 /// was. (That `play` accepts the mask's actions needs no test: `play` is `check` + `apply`.)

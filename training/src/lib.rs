@@ -6,7 +6,8 @@
 //! * [`checkpoint`]: atomic checkpoints with metadata;
 //! * [`agent`]: [`agent::NetAgent`], the trained network as an `ayo_env::Agent`;
 //! * [`engine`]: the text protocol of `ayo engine`;
-//! * [`config`]: the one training configuration.
+//! * [`config`]: the one training configuration;
+//! * [`serve`]: the web page and JSON API of `ayo serve`.
 //!
 //! The `torch` feature (on by default) brings everything that needs libtorch: the network and
 //! all that uses it, and the `ayo` binary. Without it the crate is the torch-free part: the
@@ -33,5 +34,7 @@ pub mod run;
 pub mod search;
 #[cfg(feature = "torch")]
 pub mod selfplay;
+#[cfg(feature = "torch")]
+pub mod serve;
 #[cfg(feature = "torch")]
 pub mod trainer;

@@ -27,6 +27,8 @@ enum Command {
     Engine(cli::engine::Args),
     /// Play an agent in the terminal.
     Play(cli::play::Args),
+    /// Play, watch and review games in the browser (see docs/serve.md).
+    Serve(cli::serve::Args),
     /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
     Bench(cli::bench::Args),
     /// Train an agent by self-play with a Gumbel search (AlphaZero-style); `--bench` measures throughput.
@@ -41,6 +43,7 @@ fn main() -> Result<()> {
         Command::Tournament(a) => cli::tournament::run(a),
         Command::Engine(a) => cli::engine::run(a),
         Command::Play(a) => cli::play::run(a),
+        Command::Serve(a) => cli::serve::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),
     }

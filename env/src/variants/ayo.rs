@@ -213,6 +213,9 @@ impl Rules for Ayo {
         let (pos, _) = Position::parse(text, 0, 48)?;
         Ok(self.state_at(pos))
     }
+    fn action_pit(&self, s: &AyoState, action: Action) -> Option<usize> {
+        ((action as usize) < ROW).then(|| pit_of(s.position.to_move, action as usize))
+    }
     fn action_name(&self, s: &AyoState, action: Action) -> String {
         format!("{}", pit_label(s.position.to_move, action as usize))
     }

@@ -255,6 +255,11 @@ impl Rules for Ayoayo {
             }),
         }
     }
+    /// Sowing and odu from a pit both begin at it.
+    fn action_pit(&self, s: &AyoayoState, action: Action) -> Option<usize> {
+        let k = if action < ODU { action } else { action - ODU } as usize;
+        (k < ROW).then(|| pit_of(s.position.to_move, k))
+    }
     fn action_name(&self, s: &AyoayoState, action: Action) -> String {
         let p = s.position.to_move;
         if action < ODU {

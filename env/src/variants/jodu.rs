@@ -401,6 +401,9 @@ impl Rules for Jodu {
     fn render(&self, s: &JoduState) -> String {
         s.position.render(s.over)
     }
+    fn action_pit(&self, s: &JoduState, action: Action) -> Option<usize> {
+        ((action as usize) < ROW).then(|| pit_of(s.position.to_move, action as usize))
+    }
     fn action_name(&self, s: &JoduState, action: Action) -> String {
         format!("{}", pit_label(s.position.to_move, action as usize))
     }

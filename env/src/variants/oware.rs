@@ -217,6 +217,9 @@ impl Rules for Oware {
         let (pos, _) = Position::parse(text, 0, self.total() as u32)?;
         Ok(self.state_at(pos))
     }
+    fn action_pit(&self, s: &OwareState, action: Action) -> Option<usize> {
+        ((action as usize) < ROW).then(|| pit_of(s.position.to_move, action as usize))
+    }
     fn action_name(&self, s: &OwareState, action: Action) -> String {
         format!("{}", pit_label(s.position.to_move, action as usize))
     }

@@ -681,6 +681,15 @@ impl<V: FoursRules> Rules for Fours<V> {
     fn render(&self, s: &FoursState) -> String {
         notation::render(self, s)
     }
+    /// J'erin's two-house opening begins at the first of its two houses.
+    fn action_pit(&self, s: &FoursState, action: Action) -> Option<usize> {
+        let k = if action < OPENING {
+            action
+        } else {
+            action - OPENING
+        } as usize;
+        (k < PITS).then(|| pit_of(s.position.to_move, k))
+    }
     fn action_name(&self, s: &FoursState, action: Action) -> String {
         notation::action_name(s, action)
     }

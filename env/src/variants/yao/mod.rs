@@ -897,6 +897,16 @@ impl Rules for Yao {
         s.decision != Decision::Begin
     }
 
+    /// `2k + d` begins at the mover's hole `k`; stopping at or going on from the village is
+    /// chosen at the village.
+    fn action_pit(&self, s: &YaoState, action: Action) -> Option<usize> {
+        let k = match action {
+            STOP | GO_ON => VILLAGE,
+            a if (a as usize) < 2 * LOOP => a as usize / 2,
+            _ => return None,
+        };
+        Some(s.to_move.index() * LOOP + k)
+    }
     fn action_name(&self, s: &YaoState, action: Action) -> String {
         notation::action_name(s, action)
     }
