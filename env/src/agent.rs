@@ -49,6 +49,14 @@ pub trait Agent: Send {
     fn name(&self) -> String;
     /// One legal action in one live game.
     fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis);
+    /// The state of the agent's random stream, where it has one: with the spec and the seed,
+    /// all that is needed to rebuild an agent that goes on exactly as this one (Python's
+    /// pickling of `ayo.Agent`).
+    fn random_state(&self) -> Option<u64> {
+        None
+    }
+    /// Puts the agent's random stream where [`Agent::random_state`] said it was.
+    fn set_random_state(&mut self, _state: u64) {}
     /// One legal action per game in `states` (none of them over); by default one game after
     /// another.
     fn choose_batch(

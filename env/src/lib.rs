@@ -34,6 +34,7 @@ pub mod variants;
 // agents, the match driver and tournaments, ratings, reports).
 pub mod arena;
 pub mod perft;
+pub mod picture;
 pub mod vec_env;
 
 pub use action::{Action, ActionMask};

@@ -36,6 +36,16 @@ impl Rng {
         Rng(h)
     }
 
+    /// The generator's whole state (a later [`Rng::from_state`] goes on from here).
+    pub fn state(&self) -> u64 {
+        self.0
+    }
+
+    /// A generator that goes on from `state`, as given by [`Rng::state`].
+    pub fn from_state(state: u64) -> Self {
+        Rng(state)
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

@@ -215,6 +215,8 @@ pub struct VecEnv<R: Rules = Variant> {
     states: Vec<R::State>,
     /// Episodes finished so far in each slot (the index of the game being played).
     episodes: Vec<u32>,
+    /// The seed of each game's random streams (the config's, unless a reset gave one per game).
+    seeds: Vec<u64>,
     rngs: Vec<Rng>,
     final_states: Vec<Option<R::State>>,
     final_obs: Vec<f32>,
@@ -226,11 +228,14 @@ struct Chunk<'a, S> {
     start: usize,
     states: &'a mut [S],
     episodes: &'a mut [u32],
+    seeds: &'a [u64],
     rngs: &'a mut [Rng],
     final_states: &'a mut [Option<S>],
     final_obs: &'a mut [f32],
     final_returns: &'a mut [[f32; 2]],
     actions: &'a [Action],
+    /// Which games play their action (all when empty).
+    active: &'a [bool],
     obs: &'a mut [f32],
     mask: &'a mut [bool],
     to_play: &'a mut [u8],
@@ -276,6 +281,7 @@ impl<R: Rules> VecEnv<R> {
         let mut env = VecEnv {
             states: Vec::with_capacity(n),
             episodes: vec![0; n],
+            seeds: vec![config.seed; n],
             rngs: vec![Rng::new(0); n],
             final_states: vec![None; n],
             final_obs: vec![0.0; n * obs_len],
@@ -292,7 +298,7 @@ impl<R: Rules> VecEnv<R> {
         self.states.clear();
         for i in 0..self.config.num_envs {
             self.episodes[i] = 0;
-            self.rngs[i] = Rng::stream(self.config.seed, &[i as u64, 0]);
+            self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, 0]);
             let first = first_player(self.config.first, i, 0, &mut self.rngs[i]);
             self.states.push(self.rules.start(first));
             self.final_states[i] = None;
@@ -301,22 +307,103 @@ impl<R: Rules> VecEnv<R> {
         self.final_obs.fill(0.0);
     }
 
+    /// Starts the next episode of game `i` (its finished game, if any, stays reachable).
+    fn restart(&mut self, i: usize) {
+        self.episodes[i] += 1;
+        let episode = self.episodes[i];
+        self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, episode as u64]);
+        let first = first_player(self.config.first, i, episode, &mut self.rngs[i]);
+        self.states[i] = self.rules.start(first);
+    }
+
     /// Starts every game afresh (with `seed` if given) and writes the first observations,
     /// masks and players to move; rewards 0, flags false.
     pub fn reset(&mut self, seed: Option<u64>, out: &mut StepOut) -> Result<(), VecEnvError> {
         self.check_buffers(out)?;
         if let Some(seed) = seed {
             self.config.seed = seed;
+            self.seeds.fill(seed);
         }
         self.restart_all();
-        self.run(None, out);
+        self.run(None, &[], out);
         Ok(())
+    }
+
+    /// Starts every game afresh, game `i` seeded with `seeds[i]` (Gymnasium's
+    /// `reset(seed=[...])`), and writes the first observations.
+    pub fn reset_seeds(&mut self, seeds: &[u64], out: &mut StepOut) -> Result<(), VecEnvError> {
+        self.check_buffers(out)?;
+        if seeds.len() != self.num_envs() {
+            return Err(VecEnvError::Config {
+                reason: format!(
+                    "{} seeds given, expected one per game ({})",
+                    seeds.len(),
+                    self.num_envs()
+                ),
+            });
+        }
+        self.seeds.copy_from_slice(seeds);
+        self.restart_all();
+        self.run(None, &[], out);
+        Ok(())
+    }
+
+    /// Starts the next episode of every game `i` with `mask[i]` (the others go on) and writes
+    /// every game's observation (Gymnasium's `reset(options={"reset_mask": ...})`).
+    pub fn reset_some(&mut self, mask: &[bool], out: &mut StepOut) -> Result<(), VecEnvError> {
+        self.check_buffers(out)?;
+        if mask.len() != self.num_envs() {
+            return Err(VecEnvError::Config {
+                reason: format!(
+                    "reset mask of {} games, expected {}",
+                    mask.len(),
+                    self.num_envs()
+                ),
+            });
+        }
+        for i in (0..self.num_envs()).filter(|&i| mask[i]) {
+            self.restart(i);
+        }
+        self.run(None, &[], out);
+        Ok(())
+    }
+
+    /// As [`VecEnv::step`], but only the games `i` with `active[i]` play `actions[i]`; the
+    /// others are left as they are (their action is not looked at) and their rows describe
+    /// their current position with zero rewards and both flags false. The building block of
+    /// next-step auto-reset and of playing against a fixed opponent.
+    pub fn step_some(
+        &mut self,
+        actions: &[Action],
+        active: &[bool],
+        out: &mut StepOut,
+    ) -> Result<(), VecEnvError> {
+        if active.len() != self.num_envs() {
+            return Err(VecEnvError::Config {
+                reason: format!(
+                    "active mask of {} games, expected {}",
+                    active.len(),
+                    self.num_envs()
+                ),
+            });
+        }
+        self.step_where(actions, active, out)
     }
 
     /// Plays `actions[i]` in game `i` for every game, auto-resetting finished games (same-step),
     /// and writes the buffers. An illegal action is an error that names the game and changes
     /// nothing.
     pub fn step(&mut self, actions: &[Action], out: &mut StepOut) -> Result<(), VecEnvError> {
+        self.step_where(actions, &[], out)
+    }
+
+    /// [`VecEnv::step`] of the games in `active` (all when empty).
+    fn step_where(
+        &mut self,
+        actions: &[Action],
+        active: &[bool],
+        out: &mut StepOut,
+    ) -> Result<(), VecEnvError> {
         self.check_buffers(out)?;
         if actions.len() != self.num_envs() {
             return Err(VecEnvError::ActionCount {
@@ -325,6 +412,9 @@ impl<R: Rules> VecEnv<R> {
             });
         }
         for (game, (s, &action)) in self.states.iter().zip(actions).enumerate() {
+            if !active.is_empty() && !active[game] {
+                continue;
+            }
             let legal = self.rules.legal_mask(s);
             if !legal.contains(action) {
                 return Err(VecEnvError::Illegal {
@@ -334,7 +424,7 @@ impl<R: Rules> VecEnv<R> {
                 });
             }
         }
-        self.run(Some(actions), out);
+        self.run(Some(actions), active, out);
         Ok(())
     }
 
@@ -398,7 +488,7 @@ impl<R: Rules> VecEnv<R> {
     }
 
     /// Plays `actions` (if any) and writes every buffer, in parallel over chunks of games.
-    fn run(&mut self, actions: Option<&[Action]>, out: &mut StepOut) {
+    fn run(&mut self, actions: Option<&[Action]>, active: &[bool], out: &mut StepOut) {
         let obs_len = self.observation_len();
         let na = self.num_actions();
         const CHECKED: &str = "buffers were checked to be C-contiguous";
@@ -410,6 +500,8 @@ impl<R: Rules> VecEnv<R> {
         let mut terminated = out.terminated.as_slice_mut().expect(CHECKED);
         let mut truncated = out.truncated.as_slice_mut().expect(CHECKED);
         let mut acts = actions.unwrap_or(&[]);
+        let mut active = active;
+        let mut seeds = self.seeds.as_slice();
         let mut states = self.states.as_mut_slice();
         let mut episodes = self.episodes.as_mut_slice();
         let mut rngs = self.rngs.as_mut_slice();
@@ -425,6 +517,11 @@ impl<R: Rules> VecEnv<R> {
                 start,
                 states: take(&mut states, len),
                 episodes: take(&mut episodes, len),
+                seeds: {
+                    let (head, tail) = seeds.split_at(len);
+                    seeds = tail;
+                    head
+                },
                 rngs: take(&mut rngs, len),
                 final_states: take(&mut final_states, len),
                 final_obs: take(&mut final_obs, len * obs_len),
@@ -434,6 +531,13 @@ impl<R: Rules> VecEnv<R> {
                 } else {
                     let (head, tail) = acts.split_at(len);
                     acts = tail;
+                    head
+                },
+                active: if active.is_empty() {
+                    active
+                } else {
+                    let (head, tail) = active.split_at(len);
+                    active = tail;
                     head
                 },
                 obs: take(&mut obs, len * obs_len),
@@ -550,7 +654,7 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
         let s = &mut c.states[j];
         let mut reward = [0.0f32; 2];
         let (mut term, mut trunc) = (false, false);
-        if play {
+        if play && (c.active.is_empty() || c.active[j]) {
             rules.play_unchecked(s, c.actions[j]);
             if rules.to_play(s).is_none() {
                 term = true;
@@ -564,7 +668,7 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
                 let game = c.start + j;
                 c.episodes[j] += 1;
                 let episode = c.episodes[j];
-                c.rngs[j] = Rng::stream(config.seed, &[game as u64, episode as u64]);
+                c.rngs[j] = Rng::stream(c.seeds[j], &[game as u64, episode as u64]);
                 let first = first_player(config.first, game, episode, &mut c.rngs[j]);
                 c.final_states[j] = Some(std::mem::replace(s, rules.start(first)));
             }

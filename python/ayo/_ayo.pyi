@@ -27,6 +27,10 @@ class Game:
     @staticmethod
     def from_notation(variant: str, notation: str, **options: OptionValue) -> Game:
         """A game starting from ``notation`` (see ``notation()``)."""
+    def render_rgb(self, bottom: int = 0) -> npt.NDArray[np.uint8]:
+        """A picture of the board, uint8 ``[height, width, 3]``, seen from ``bottom``'s side."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickles the game by its record (replayed on loading)."""
     @staticmethod
     def from_record(json: str) -> Game:
         """The game at the end of a JSON game record, every move replayed and checked."""
@@ -113,11 +117,14 @@ class VecEnv:
     def seed(self) -> int: ...
     @property
     def autoreset_mode(self) -> str: ...
-    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
+    def reset(
+        self, seed: int | list[int] | None = None, mask: npt.ArrayLike | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[Any]]]:
         """``(obs [N, observation_len] float32, info)``; ``info["action_mask"]`` bool
-        ``[N, num_actions]``, ``info["to_play"]`` uint8 ``[N]``."""
+        ``[N, num_actions]``, ``info["to_play"]`` uint8 ``[N]``. ``seed``: one or one per game;
+        ``mask``: only the games marked start a new episode."""
     def step(
-        self, actions: npt.ArrayLike
+        self, actions: npt.ArrayLike, active: npt.ArrayLike | None = None
     ) -> tuple[
         npt.NDArray[np.float32],
         npt.NDArray[np.float32],
@@ -133,6 +140,12 @@ class VecEnv:
         """
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """One uniformly random legal action per game."""
+    def game(self, i: int) -> Game:
+        """Game ``i``'s live position as a ``Game`` (a copy)."""
+    def render_rgb(self, i: int, bottom: int = 0) -> npt.NDArray[np.uint8]:
+        """A picture of game ``i``'s board."""
+    def final_action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions in each slot's last finished game ``[N, num_actions]``."""
     def action_masks(self) -> npt.NDArray[np.bool_]: ...
     def final_observations(self) -> npt.NDArray[np.float32]:
         """The observation of each slot's last finished game ``[N, observation_len]``."""
@@ -157,3 +170,8 @@ class Agent:
     def choose_batch(self, games: list[Game]) -> list[int]: ...
     def choose_vec(self, env: VecEnv) -> npt.NDArray[np.int64]:
         """One action per game of ``env``, ready for ``env.step``."""
+    @staticmethod
+    def _restore(spec: str, seed: int, random_state: int | None) -> Agent:
+        """Unpickling: the agent rebuilt with its random stream where it was."""
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int | None]]:
+        """Pickles the agent by its spec, seed and random state."""

@@ -83,7 +83,7 @@ class AyoEnv(gymnasium.Env):
       ``seat``, ``scores`` and, once over, ``returns`` (both players').
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -168,8 +168,13 @@ class AyoEnv(gymnasium.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def render(self):
+        """``"ansi"``: the board as text; ``"human"``: printed; ``"rgb_array"``: a picture of the
+        board (uint8 ``[height, width, 3]``, ``ayo.Game.render_rgb``) seen from the agent's seat,
+        for ``RecordVideo``."""
         if self.render_mode == "ansi":
             return str(self.game)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(bottom=self.seat)
         if self.render_mode == "human":
             print(self.game)
         return None
@@ -209,19 +214,33 @@ class AyoEnv(gymnasium.Env):
 class AyoVectorEnv(VectorEnv):
     """``num_envs`` games of ``variant`` stepped by ``ayo.VecEnv`` in Rust (GIL released).
 
-    Self-play: one policy plays both seats. The observation of each game is from the view of its
-    player to move (``info["to_play"]``); the reward of a step is that of the player who made
-    the move (+1 / -1 / 0 on the step that ends the game, else 0).
+    * **Self-play** (``opponent=None``, the default): one policy plays both seats. The
+      observation of each game is from the view of its player to move (``info["to_play"]``);
+      the reward of a step is that of the player who made the move (+1 / -1 / 0 on the step
+      that ends the game, else 0).
+    * **Against a fixed opponent** (``opponent``: an agent spec, an ``ayo.Agent`` or a function
+      of an ``ayo.Game``): the policy plays seat ``seat`` of every game, as ``AyoEnv`` does; the
+      opponent's moves are played inside ``reset`` and ``step``, so every observation is the
+      policy's turn and every reward the policy's result.
+    * **Auto-reset** (``autoreset_mode``, declared in ``metadata``), as Gymnasium's own vector
+      envs do it:
 
-    Auto-reset: ``AutoresetMode.SAME_STEP`` (declared in ``metadata``): a game that ends is
-    replaced inside the same step, so the returned observation and ``info["action_mask"]``
-    already belong to the new game; the finished game's observation is in
-    ``info["final_obs"]`` (object array, ``None`` where no game ended; ``info["_final_obs"]``
-    marks which) and both players' results in ``info["final_returns"]``. An illegal action
-    raises ``ValueError`` naming the game and the action, and no game is changed.
+      - ``AutoresetMode.NEXT_STEP`` (the default, Gymnasium's): the step that ends a game
+        returns its final observation (``info["action_mask"]`` then describes the finished
+        game); the next step starts that game afresh, ignoring its action, with reward 0.
+      - ``AutoresetMode.SAME_STEP``: a game that ends is replaced inside the same step; the
+        returned observation is the new game's; the finished one is in ``info["final_obs"]``
+        and its info in ``info["final_info"]`` (a dict of arrays as Gymnasium batches infos:
+        ``action_mask``, ``returns``), with ``_final_obs``/``_final_info`` marking which games
+        ended.
+      - ``AutoresetMode.DISABLED``: a finished game waits for ``reset(options={"reset_mask":
+        mask})``; stepping while one waits raises ``RuntimeError``.
+
+      In every mode ``info["final_returns"]`` (both players' results, ``_final_returns``
+      marking the games that ended) is given on the step that ends games.
+    * ``reset(seed=...)``: one integer, or a list of one per game.
+    * An illegal action raises ``ValueError`` naming the game and the action; no game changes.
     """
-
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(
         self,
@@ -231,12 +250,32 @@ class AyoVectorEnv(VectorEnv):
         num_threads: int = 0,
         max_plies: int | None = 1000,
         first: str | int = "south",
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        opponent: Opponent | None = None,
+        seat: int = 0,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
         self.env = VecEnv(
             variant, num_envs, seed=seed, num_threads=num_threads, max_plies=max_plies, first=first, **options
         )
+        self.variant, self.options = variant, options
+        try:
+            self.autoreset_mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = [m.value for m in AutoresetMode]
+            raise ValueError(f"autoreset_mode must be one of {modes}, got {autoreset_mode!r}") from None
+        self.metadata = {"autoreset_mode": self.autoreset_mode, "render_modes": ["rgb_array"], "render_fps": 2}
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"render_mode must be one of ['rgb_array'], got {render_mode!r}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        self.seat = seat
+        if isinstance(opponent, str):
+            opponent = Agent(opponent, seed=seed)  # ValueError for a bad spec
+        elif not (opponent is None or isinstance(opponent, Agent) or callable(opponent)):
+            raise TypeError(f"opponent must be None, an agent spec, an ayo.Agent or a function of a Game, got {opponent!r}")
+        self.opponent = opponent
         self.num_envs = num_envs
         self.render_mode = render_mode
         self.single_observation_space = observation_box(self.env.observation_len, self.env.observation_bounds)
@@ -246,30 +285,141 @@ class AyoVectorEnv(VectorEnv):
         self._rows = np.arange(num_envs)
         self._to_play = np.zeros(num_envs, dtype=np.uint8)
         self._mask = np.zeros((num_envs, self.env.num_actions), dtype=bool)
+        self._obs = np.zeros((num_envs, self.env.observation_len), dtype=np.float32)
+        # Games that ended on the last step and wait (NEXT_STEP: for the next step; DISABLED:
+        # for a reset); the Rust env has already started their next game.
+        self._waiting = np.zeros(num_envs, dtype=bool)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
-        obs, info = self.env.reset(seed=seed)
-        self._to_play, self._mask = info["to_play"], info["action_mask"]
-        return obs, info
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """Starts every game afresh (``seed``: one integer or one per game), or with
+        ``options={"reset_mask": mask}`` only the games marked."""
+        mask = None if options is None else options.get("reset_mask")
+        if mask is not None:
+            if seed is not None:
+                raise ValueError("reset with a reset_mask continues the other games: give no seed with it")
+            mask = np.asarray(mask, dtype=bool)
+            if mask.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must have shape ({self.num_envs},), got {mask.shape}")
+            obs, info = self.env.reset(mask=mask)
+            self._waiting &= ~mask
+        else:
+            if seed is not None:
+                first = seed if np.isscalar(seed) else seed[0]
+                self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(first))
+            obs, info = self.env.reset(seed=None if seed is None else (int(seed) if np.isscalar(seed) else [int(x) for x in seed]))
+            self._waiting[:] = False
+        self._set(obs, info)
+        self._play_opponents(np.ones(self.num_envs, dtype=bool) if mask is None else mask)
+        self._keep_waiting()
+        return self._obs.copy(), self._info()
 
     def step(self, actions):
+        if self.autoreset_mode == AutoresetMode.DISABLED and self._waiting.any():
+            games = np.flatnonzero(self._waiting).tolist()
+            raise RuntimeError(
+                f"games {games} have ended and autoreset_mode is DISABLED: "
+                'call reset(options={"reset_mask": ...}) for them before stepping'
+            )
+        restarting = self._waiting.copy()  # NEXT_STEP: these games start afresh now
+        active = ~restarting
         mover = self._to_play
-        obs, rewards, terminated, truncated, info = self.env.step(actions)
-        reward = rewards[self._rows, mover]
-        self._to_play, self._mask = info["to_play"], info["action_mask"]
+        obs, rewards, terminated, truncated, info = self.env.step(actions, active=active)
+        if self.opponent is None:
+            reward = rewards[self._rows, mover]
+        else:
+            reward = rewards[:, self.seat].copy()
         done = terminated | truncated
+        final_returns = self.env.final_returns()
+        final_obs = self.env.final_observations()
+        final_masks = self.env.final_action_masks()
+        self._set(obs, info)
+        if self.opponent is not None:
+            # The opponent answers in the games still going, and opens the games that start
+            # afresh now (this step's new games under SAME_STEP, the waiting ones under NEXT_STEP).
+            going = ~done
+            if self.autoreset_mode == AutoresetMode.SAME_STEP:
+                going |= done
+            r, t, tr, ended = self._play_opponents(going | restarting, skip_started=done & ~going)
+            reward += r
+            terminated |= t
+            truncated |= tr
+            done = terminated | truncated
+            final_returns = self.env.final_returns()
+            final_obs = self.env.final_observations()
+            final_masks = self.env.final_action_masks()
+        self._waiting[:] = False
+        info = self._info()
         if done.any():
-            final = self.env.final_observations()
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(done):
-                final_obs[i] = final[i]
-            info["final_obs"] = final_obs
-            info["_final_obs"] = done
-            info["final_returns"] = self.env.final_returns()
+            info["final_returns"] = np.where(done[:, None], final_returns, 0).astype(np.float32)
             info["_final_returns"] = done
-        return obs, reward, terminated, truncated, info
+            if self.autoreset_mode == AutoresetMode.SAME_STEP:
+                fo = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(done):
+                    fo[i] = final_obs[i].copy()
+                # As Gymnasium batches infos: a dict of arrays, `_key` marking the games.
+                fi = {
+                    "action_mask": np.where(done[:, None], final_masks, False),
+                    "_action_mask": done.copy(),
+                    "returns": info["final_returns"],
+                    "_returns": done.copy(),
+                }
+                info["final_obs"], info["_final_obs"] = fo, done.copy()
+                info["final_info"], info["_final_info"] = fi, done.copy()
+            else:
+                # The finished game is what this step shows; its replacement waits.
+                self._obs[done] = final_obs[done]
+                self._mask[done] = final_masks[done]
+                info["action_mask"] = self._mask.copy()
+                self._waiting |= done
+        return self._obs.copy(), reward.astype(np.float32), terminated, truncated, info
+
+    # ---- helpers ----
+
+    def _set(self, obs, info) -> None:
+        self._obs, self._to_play, self._mask = obs, info["to_play"], info["action_mask"]
+
+    def _keep_waiting(self) -> None:
+        """Rows of games still waiting for a reset keep showing their finished game."""
+        if self._waiting.any():
+            w = self._waiting
+            self._obs[w] = self.env.final_observations()[w]
+            self._mask[w] = self.env.final_action_masks()[w]
+
+    def _play_opponents(self, games: np.ndarray, skip_started: np.ndarray | None = None):
+        """Plays the opponent in each game of ``games`` until the policy is to move or the game
+        ends; returns the policy's rewards and the flags of the games that ended."""
+        n = self.num_envs
+        reward = np.zeros(n, dtype=np.float32)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        if self.opponent is None:
+            return reward, terminated, truncated, terminated
+        live = games.copy()
+        if skip_started is not None:
+            live &= ~skip_started
+        while True:
+            turn = live & (self._to_play != self.seat)
+            if not turn.any():
+                break
+            idx = np.flatnonzero(turn)
+            games_ = [self.env.game(int(i)) for i in idx]
+            if isinstance(self.opponent, Agent):
+                chosen = self.opponent.choose_batch(games_)
+            else:
+                chosen = [int(self.opponent(g)) for g in games_]
+            actions = np.zeros(n, dtype=np.int64)
+            actions[idx] = chosen
+            obs, rewards, t, tr, info = self.env.step(actions, active=turn)
+            self._set(obs, info)
+            reward += rewards[:, self.seat]
+            terminated |= t
+            truncated |= tr
+            if self.autoreset_mode != AutoresetMode.SAME_STEP:
+                live &= ~(t | tr)  # the replacement of an ended game opens on the next step
+        return reward, terminated, truncated, terminated | truncated
+
+    def _info(self) -> dict:
+        return {"action_mask": self._mask.copy(), "to_play": np.asarray(self._to_play).copy()}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every game, bool ``[num_envs, num_actions]``."""
@@ -278,6 +428,12 @@ class AyoVectorEnv(VectorEnv):
     def sample_actions(self) -> np.ndarray:
         """One uniformly random legal action per game (from Rust, seeded per game)."""
         return self.env.sample_actions()
+
+    def render(self):
+        """``"rgb_array"``: a picture of every game's board (a tuple of uint8 images)."""
+        if self.render_mode != "rgb_array":
+            return None
+        return tuple(self.env.render_rgb(i, bottom=self.seat if self.opponent is not None else 0) for i in range(self.num_envs))
 
     def close_extras(self, **kwargs: Any) -> None:
         pass

@@ -8,6 +8,17 @@ for the other (``TerminateIllegalWrapper``, as in PettingZoo's classic games).
 ``ayo.pettingzoo.raw_env`` is the environment without the wrappers (it raises ``ValueError`` on
 an illegal move and changes nothing).
 
+``obs_type="box"`` gives a flat float32 ``Box`` observation instead, with the mask in
+``info["action_mask"]``: what SuperSuit's observation wrappers (``flatten_v0``,
+``normalize_obs_v0``) need. ``render_mode="rgb_array"`` returns a picture of the board.
+
+A parallel env: the players move in turn, so PettingZoo's ``aec_to_parallel`` refuses this env
+(it is not ``is_parallelizable``); ``pettingzoo.utils.conversions.turn_based_aec_to_parallel``
+is the conversion for turn-based games (the agent not to move acts with a no-op that is ignored)::
+
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+    par = turn_based_aec_to_parallel(env("oware", obs_type="box"))
+
 The observation is the variant's own (``ayo.Game.observation``): the current position seen by
 the player to move. The agent not to move receives that same vector, with an all-zero mask.
 
@@ -24,12 +35,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import gymnasium
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as e:  # name the package that is missing, and the extra that brings both
+    raise ImportError(
+        f"ayo.pettingzoo needs the package {e.name!r}, which is not installed: "
+        "pip install 'ayo[pettingzoo]' (PettingZoo and Gymnasium)"
+    ) from e
 import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from ayo._ayo import Game
 from ayo.gymnasium import observation_box
@@ -54,7 +71,7 @@ class raw_env(AECEnv, EzPickle):
     Rewards: each agent's result (+1 / -1 / 0) when the game ends, else 0.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "name": "ayo_v1", "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "name": "ayo_v1", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -62,9 +79,13 @@ class raw_env(AECEnv, EzPickle):
         first: int = 0,
         max_plies: int | None = 1000,
         render_mode: str | None = None,
+        obs_type: str = "dict",
         **options: Any,
     ) -> None:
-        EzPickle.__init__(self, variant, first, max_plies, render_mode, **options)
+        EzPickle.__init__(self, variant, first, max_plies, render_mode, obs_type, **options)
+        if obs_type not in ("dict", "box"):
+            raise ValueError(f'obs_type must be "dict" or "box", got {obs_type!r}')
+        self.obs_type = obs_type
         super().__init__()
         self.game = Game(variant, first=first, **options)  # ValueError for a bad variant/option
         self.variant, self.first, self.options = variant, first, options
@@ -77,12 +98,11 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
         n = self.game.num_actions
-        obs_space = spaces.Dict(
-            {
-                "observation": observation_box(self.game.observation_len, self.game.observation_bounds),
-                "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8),
-            }
-        )
+        box = observation_box(self.game.observation_len, self.game.observation_bounds)
+        if obs_type == "box":
+            obs_space = box
+        else:
+            obs_space = spaces.Dict({"observation": box, "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)})
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._reset_state()
@@ -93,11 +113,23 @@ class raw_env(AECEnv, EzPickle):
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
-    def observe(self, agent: str) -> dict:
+    def observe(self, agent: str):
+        if self.obs_type == "box":
+            return self.game.observation()
+        return {"observation": self.game.observation(), "action_mask": self._mask(agent)}
+
+    def _mask(self, agent: str) -> np.ndarray:
+        """``agent``'s legal actions (int8; all zeros when it is not to move)."""
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if not self.game.is_terminal() and self.possible_agents[self.game.to_play] == agent:
             mask[self.game.action_mask()] = 1
-        return {"observation": self.game.observation(), "action_mask": mask}
+        return mask
+
+    def _set_infos(self) -> None:
+        """With ``obs_type="box"`` the mask travels in ``info["action_mask"]``."""
+        if self.obs_type == "box":
+            for a in self.agents:
+                self.infos[a] = {"action_mask": self._mask(a)}
 
     def _reset_state(self) -> None:
         self.game = Game(self.variant, first=self.first, **self.options)
@@ -108,6 +140,7 @@ class raw_env(AECEnv, EzPickle):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_play]
+        self._set_infos()
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._reset_state()
@@ -133,6 +166,7 @@ class raw_env(AECEnv, EzPickle):
             if self.max_plies is not None and self.game.ply >= self.max_plies:
                 self.truncations = {a: True for a in self.agents}
             self.agent_selection = self.possible_agents[self.game.to_play]
+        self._set_infos()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -143,8 +177,17 @@ class raw_env(AECEnv, EzPickle):
             return None
         if self.render_mode == "ansi":
             return str(self.game)
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb()
         print(self.game)
         return None
+
+    # Pickling keeps the game in progress (EzPickle alone would rebuild a fresh one).
+    def __getstate__(self) -> dict:
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
 
     def close(self) -> None:
         pass

@@ -16,9 +16,15 @@ use std::sync::Mutex;
 /// agent = ayo.Agent("alphabeta:6", seed=1)
 /// game.apply(agent.choose(game))
 /// ```
+/// What unpickling an agent is given: its spec, seed and random state.
+type Restore = (String, u64, Option<u64>);
+
 #[pyclass(module = "ayo._ayo", name = "Agent")]
 pub struct Agent {
     agent: Mutex<Box<dyn ayo_env::Agent>>,
+    /// The spec and seed it was made from: with its random state, what pickling keeps.
+    spec: String,
+    seed: u64,
 }
 
 fn live(game: &Game) -> PyResult<&VariantState> {
@@ -38,7 +44,35 @@ impl Agent {
         let agent = ayo_env::arena::agents::parse(spec, seed).map_err(value_error)?;
         Ok(Agent {
             agent: Mutex::new(agent),
+            spec: spec.to_string(),
+            seed,
         })
+    }
+
+    /// The agent rebuilt from its spec and seed with its random stream where it was (what
+    /// unpickling calls).
+    #[staticmethod]
+    fn _restore(spec: &str, seed: u64, random_state: Option<u64>) -> PyResult<Self> {
+        let agent = Agent::new(spec, seed)?;
+        if let Some(state) = random_state {
+            agent
+                .agent
+                .lock()
+                .expect("agent lock")
+                .set_random_state(state);
+        }
+        Ok(agent)
+    }
+
+    /// Pickling (and `copy.deepcopy`): the spec, the seed and the random stream's state, so the
+    /// copy chooses exactly as the original would from here on.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Restore)> {
+        let restore = py.get_type::<Agent>().getattr("_restore")?;
+        let state = self.agent.lock().expect("agent lock").random_state();
+        Ok((restore, (self.spec.clone(), self.seed, state)))
     }
 
     /// The agent's spec, e.g. `"alphabeta:6"`.

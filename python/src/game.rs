@@ -1,8 +1,9 @@
 //! `ayo.Game`: one game of a variant, for search, analysis and tests.
 
 use crate::options::{self, value_error};
+use ayo_env::picture::{self, Layout};
 use ayo_env::{Action, GameRecord, Player, Rules, Variant, VariantState};
-use numpy::{PyArray1, PyArrayMethods};
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -21,6 +22,8 @@ pub struct Game {
     pub rules: Variant,
     pub state: VariantState,
     record: GameRecord,
+    /// The pit the last action began at, ringed in pictures.
+    last_pit: Option<usize>,
 }
 
 /// An action from Python: an int in `0..num_actions`, else a `ValueError` naming it.
@@ -54,6 +57,18 @@ fn player(index: i64) -> PyResult<Player> {
 }
 
 impl Game {
+    /// A game from `state` (a copy of a position; its record starts there).
+    pub fn at(rules: Variant, state: VariantState) -> Game {
+        let first = rules.to_play(&state).unwrap_or(Player::South);
+        let record = GameRecord::new(&rules, first, Some(rules.notation(&state)), false);
+        Game {
+            rules,
+            state,
+            record,
+            last_pit: None,
+        }
+    }
+
     /// The player to move as Python sees it: 0, 1, or −1 once the game is over.
     fn to_play_index(&self) -> i64 {
         self.rules
@@ -77,6 +92,7 @@ impl Game {
             rules,
             state,
             record,
+            last_pit: None,
         })
     }
 
@@ -96,6 +112,7 @@ impl Game {
             rules,
             state,
             record,
+            last_pit: None,
         })
     }
 
@@ -110,10 +127,16 @@ impl Game {
             .last()
             .expect("a replay has the start")
             .clone();
+        let n = replay.states.len();
+        let last_pit = match (record.actions.last(), n.checked_sub(2)) {
+            (Some(&a), Some(before)) => replay.rules.action_pit(&replay.states[before], a),
+            _ => None,
+        };
         Ok(Game {
             rules: replay.rules,
             state,
             record,
+            last_pit,
         })
     }
 
@@ -166,9 +189,36 @@ impl Game {
     /// the game unchanged.
     fn apply(&mut self, action: i64) -> PyResult<()> {
         let action = self::action(&self.rules, action)?;
+        let pit = self.rules.action_pit(&self.state, action);
         self.record
             .play(&self.rules, &mut self.state, action)
-            .map_err(value_error)
+            .map_err(value_error)?;
+        self.last_pit = pit;
+        Ok(())
+    }
+
+    /// A picture of the board (numpy uint8 `[height, width, 3]`): pits labelled with their
+    /// seeds, the stores (Yao: men in hand), each fours house ringed in its owner's colour, a
+    /// bar along the side of the player to move and a ring on the last move's pit; seen from
+    /// `bottom`'s side (0 = South at the bottom). The same drawing as `render_mode="rgb_array"`.
+    #[pyo3(signature = (bottom = 0))]
+    pub fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        bottom: i64,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let layout = Layout::of(&self.rules, player(bottom)?);
+        let img = picture::draw_state(&self.rules, &layout, &self.state, self.last_pit);
+        let array = ndarray::Array3::from_shape_vec((img.height, img.width, 3), img.rgb)
+            .expect("a picture has height × width × 3 bytes");
+        Ok(PyArray3::from_owned_array(py, array))
+    }
+
+    /// Pickling (and `copy.deepcopy` through it): the game's record, replayed on loading, so
+    /// the copy has the same position and history (repetitions included).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let from_record = py.get_type::<Game>().getattr("from_record")?;
+        Ok((from_record, (self.record.to_json(),)))
     }
 
     /// Seeds per pit in absolute pit order (0..11 for 2 × 6 boards: South's row 0..5 from

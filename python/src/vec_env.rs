@@ -3,12 +3,13 @@
 //! Each call allocates fresh numpy arrays and lets `ayo-env` write straight into them with the
 //! GIL released: nothing is copied, and arrays returned by earlier calls stay valid.
 
+use crate::game::Game;
 use crate::options::{self, value_error};
 use ayo_env::vec_env::{FirstPlayer, StepOut, VecEnvConfig, AUTORESET_MODE};
 use ayo_env::{Action, Rules, Variant};
 use ndarray::{ArrayViewMut1, ArrayViewMut2};
 use numpy::{
-    Element, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
+    Element, PyArray1, PyArray2, PyArray3, PyArrayDescrMethods, PyArrayMethods, PyUntypedArray,
     PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -101,7 +102,16 @@ fn actions(
     value: &Bound<'_, PyAny>,
     n: usize,
     num_actions: usize,
+    active: Option<&[bool]>,
 ) -> PyResult<Vec<Action>> {
+    if let Some(active) = active {
+        if active.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "active must have one flag per game ({n}), found {}",
+                active.len()
+            )));
+        }
+    }
     let array = match value.cast::<PyUntypedArray>() {
         Ok(a) => a.clone(),
         Err(_) => {
@@ -134,6 +144,10 @@ fn actions(
     let values = values.as_array();
     let mut out = Vec::with_capacity(n);
     for (game, &a) in values.iter().enumerate() {
+        if active.is_some_and(|active| !active[game]) {
+            out.push(0); // not played, not looked at
+            continue;
+        }
         if a < 0 || a as usize >= num_actions {
             return Err(PyValueError::new_err(format!(
                 "game {game}: action {a} is outside the action space 0..{num_actions}; no game was changed"
@@ -142,6 +156,18 @@ fn actions(
         out.push(a as Action);
     }
     Ok(out)
+}
+
+impl VecEnv {
+    fn check_index(&self, i: usize) -> PyResult<()> {
+        if i >= self.env.num_envs() {
+            return Err(PyValueError::new_err(format!(
+                "game {i} does not exist: this env has games 0..{}",
+                self.env.num_envs()
+            )));
+        }
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -218,18 +244,46 @@ impl VecEnv {
         AUTORESET_MODE
     }
 
-    /// Starts every game afresh (reseeded with `seed` if given). Returns `(obs, info)`:
-    /// `obs` float32 `[N, observation_len]`; `info["action_mask"]` bool `[N, num_actions]`,
-    /// `info["to_play"]` uint8 `[N]`.
-    #[pyo3(signature = (seed = None))]
+    /// Starts every game afresh and returns `(obs, info)`: `obs` float32
+    /// `[N, observation_len]`; `info["action_mask"]` bool `[N, num_actions]`, `info["to_play"]`
+    /// uint8 `[N]`. `seed`: one integer for all games, or a list of one per game. With `mask`
+    /// (bool, one per game) only the games marked start a new episode, the others go on (and
+    /// `seed` must be `None`).
+    #[pyo3(signature = (seed = None, mask = None))]
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
+        mask: Option<Vec<bool>>,
     ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
         let out = Out::new(py, &self.env);
-        out.fill(py, &mut self.env, |env, o| env.reset(seed, o))
-            .map_err(value_error)?;
+        let seeds: Option<Vec<u64>> = match seed {
+            None => None,
+            Some(s) if s.is_none() => None,
+            Some(s) => Some(match s.extract::<u64>() {
+                Ok(one) => vec![one],
+                Err(_) => s.extract::<Vec<u64>>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "seed must be None, a non-negative integer or a list of one per game, got {}",
+                        s.repr().map(|r| r.to_string()).unwrap_or_default()
+                    ))
+                })?,
+            }),
+        };
+        match (seeds, mask) {
+            (Some(_), Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "reset with a mask continues the other games: give no seed with it",
+                ))
+            }
+            (None, Some(mask)) => out.fill(py, &mut self.env, |env, o| env.reset_some(&mask, o)),
+            (Some(seeds), None) if seeds.len() == 1 => {
+                out.fill(py, &mut self.env, |env, o| env.reset(Some(seeds[0]), o))
+            }
+            (Some(seeds), None) => out.fill(py, &mut self.env, |env, o| env.reset_seeds(&seeds, o)),
+            (None, None) => out.fill(py, &mut self.env, |env, o| env.reset(None, o)),
+        }
+        .map_err(value_error)?;
         let info = out.info(py)?;
         Ok((out.obs, info))
     }
@@ -238,13 +292,17 @@ impl VecEnv {
     /// `(obs, rewards, terminated, truncated, info)`: `rewards` float32 `[N, 2]` holds each
     /// player's reward (column = player: the result on the step that ends a game, else 0).
     /// A game that ends is replaced at once, so `obs` and the info's `action_mask` and
-    /// `to_play` describe the next game. An illegal action raises `ValueError` naming the game
-    /// and the action, and no game is changed.
+    /// `to_play` describe the next game. With `active` (bool, one per game) only the games
+    /// marked play; the others keep their position, their action is not looked at, and their
+    /// rows describe their position with zero rewards. An illegal action raises `ValueError`
+    /// naming the game and the action, and no game is changed.
     #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (actions, active = None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
+        active: Option<Vec<bool>>,
     ) -> PyResult<(
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray2<f32>>,
@@ -252,12 +310,45 @@ impl VecEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyDict>,
     )> {
-        let actions = self::actions(py, actions, self.env.num_envs(), self.env.num_actions())?;
+        let actions = self::actions(
+            py,
+            actions,
+            self.env.num_envs(),
+            self.env.num_actions(),
+            active.as_deref(),
+        )?;
         let out = Out::new(py, &self.env);
-        out.fill(py, &mut self.env, |env, o| env.step(&actions, o))
-            .map_err(value_error)?;
+        match &active {
+            None => out.fill(py, &mut self.env, |env, o| env.step(&actions, o)),
+            Some(active) => out.fill(py, &mut self.env, |env, o| {
+                env.step_some(&actions, active, o)
+            }),
+        }
+        .map_err(value_error)?;
         let info = out.info(py)?;
         Ok((out.obs, out.rewards, out.terminated, out.truncated, info))
+    }
+
+    /// Game `i`'s live position as an `ayo.Game` (a copy: for an agent to choose in, or to
+    /// look at).
+    fn game(&self, i: usize) -> PyResult<Game> {
+        self.check_index(i)?;
+        Ok(Game::at(
+            self.env.rules().clone(),
+            self.env.state(i).clone(),
+        ))
+    }
+
+    /// A picture of game `i`'s board (uint8 `[height, width, 3]`, as `Game.render_rgb`).
+    #[pyo3(signature = (i, bottom = 0))]
+    fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        i: usize,
+        bottom: i64,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        self.check_index(i)?;
+        Game::at(self.env.rules().clone(), self.env.state(i).clone()).render_rgb(py, bottom)
     }
 
     /// One uniformly random legal action per game (int64 `[N]`), from each game's own stream.
@@ -286,6 +377,24 @@ impl VecEnv {
     /// `[N, observation_len]` (a copy).
     fn final_observations<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         PyArray2::from_array(py, &self.env.final_observations())
+    }
+
+    /// The legal actions in each slot's last finished game (all false where it ended by the
+    /// rules or no game has finished; a truncated game's live actions), bool `[N, num_actions]`.
+    fn final_action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
+        let (n, na) = (self.env.num_envs(), self.env.num_actions());
+        let out = PyArray2::<bool>::zeros(py, [n, na], false);
+        // SAFETY: `out` was just created here.
+        let s = unsafe { slice(&out) };
+        let rules = self.env.rules();
+        for i in 0..n {
+            if let Some(state) = self.env.final_state(i) {
+                for a in rules.legal_mask(state).iter() {
+                    s[i * na + a as usize] = true;
+                }
+            }
+        }
+        out
     }
 
     /// Each player's result in each slot's last finished game (0 for truncated games and

@@ -116,9 +116,16 @@ def test_render_ansi_draws_the_board():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_vector_env_declares_same_step_autoreset_and_agrees_with_native(variant):
+def test_vector_env_in_same_step_mode_agrees_with_native(variant):
     n = 32
-    venv = gym.make_vec(env_id(variant), num_envs=n, vectorization_mode="vector_entry_point", num_threads=1, max_plies=150)
+    venv = gym.make_vec(
+        env_id(variant),
+        num_envs=n,
+        vectorization_mode="vector_entry_point",
+        num_threads=1,
+        max_plies=150,
+        autoreset_mode=AutoresetMode.SAME_STEP,
+    )
     assert isinstance(venv.unwrapped, AyoVectorEnv) if hasattr(venv, "unwrapped") else True
     assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     native = ayo.VecEnv(variant, n, num_threads=1, max_plies=150)

@@ -288,3 +288,84 @@ fn variant_options_pass_through() {
         Err(VecEnvError::Variant(_))
     ));
 }
+
+/// `step_some`: the inactive games are not played (their action, even an illegal one, is not
+/// looked at) and keep their position; the active ones move exactly as in scalar games.
+#[test]
+fn step_some_plays_only_the_active_games() {
+    let rules: Variant = "oware".parse().unwrap();
+    let mut venv = env("oware", 4, 1, None);
+    let mut buf = Buffers::new(&venv);
+    venv.reset(Some(3), &mut buf.view_mut()).unwrap();
+    let before: Vec<_> = venv.states().to_vec();
+    let legal = rules.legal_actions(&before[0])[0];
+    let actions = vec![legal, 99, legal, 99];
+    let active = [true, false, true, false];
+    venv.step_some(&actions, &active, &mut buf.view_mut())
+        .unwrap();
+    let mut expected = before[0].clone();
+    rules.play(&mut expected, legal).unwrap();
+    assert_eq!(venv.state(0), &expected);
+    assert_eq!(venv.state(2), &expected);
+    assert_eq!(venv.state(1), &before[1], "an inactive game is unchanged");
+    assert_eq!(venv.state(3), &before[3]);
+    let mut obs = vec![0.0; rules.observation_len()];
+    rules.observe(&before[1], &mut obs);
+    assert_eq!(
+        buf.obs.row(1).to_vec(),
+        obs,
+        "an inactive game's row is its position"
+    );
+    assert_eq!(buf.rewards.row(1).to_vec(), vec![0.0, 0.0]);
+    // An illegal action of an active game is still refused, and nothing changes.
+    let err = venv
+        .step_some(&[99, 0, 0, 0], &active, &mut buf.view_mut())
+        .unwrap_err();
+    assert!(err.to_string().contains("game 0: action 99"), "{err}");
+    assert!(venv
+        .step_some(&actions, &[true], &mut buf.view_mut())
+        .is_err());
+}
+
+/// `reset_some` starts a new episode of the masked games only; `reset_seeds` gives each game
+/// its own seed: the same seed list gives the same games, game for game.
+#[test]
+fn reset_some_and_per_game_seeds() {
+    let config = VecEnvConfig {
+        num_envs: 3,
+        threads: 1,
+        first: FirstPlayer::Random,
+        ..VecEnvConfig::default()
+    };
+    let mut venv = VecEnv::from_spec("oware", &[], config.clone()).unwrap();
+    let mut buf = Buffers::new(&venv);
+    venv.reset(Some(1), &mut buf.view_mut()).unwrap();
+    let mut actions = vec![0; 3];
+    for _ in 0..5 {
+        venv.sample_actions(&mut actions);
+        venv.step(&actions, &mut buf.view_mut()).unwrap();
+    }
+    let played: Vec<_> = venv.states().to_vec();
+    venv.reset_some(&[false, true, false], &mut buf.view_mut())
+        .unwrap();
+    assert_eq!(venv.state(0), &played[0]);
+    assert_eq!(venv.state(2), &played[2]);
+    assert_eq!(venv.episode(1), 1);
+    assert_eq!(venv.rules().ply(venv.state(1)), 0, "game 1 starts afresh");
+
+    let firsts = |venv: &VecEnv| -> Vec<_> {
+        (0..3)
+            .map(|i| venv.rules().to_play(venv.state(i)))
+            .collect()
+    };
+    let mut other = VecEnv::from_spec("oware", &[], config).unwrap();
+    let seeds = [5, 6, 7];
+    venv.reset_seeds(&seeds, &mut buf.view_mut()).unwrap();
+    other.reset_seeds(&seeds, &mut buf.view_mut()).unwrap();
+    assert_eq!(firsts(&venv), firsts(&other));
+    let mut sampled = [vec![0; 3], vec![0; 3]];
+    venv.sample_actions(&mut sampled[0]);
+    other.sample_actions(&mut sampled[1]);
+    assert_eq!(sampled[0], sampled[1]);
+    assert!(venv.reset_seeds(&[1, 2], &mut buf.view_mut()).is_err());
+}

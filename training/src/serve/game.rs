@@ -4,8 +4,7 @@
 //! [`Agent`]); this file only arranges them for the page.
 
 use super::ApiError;
-use ayo_env::board::{pit_label, row_owner, ROW};
-use ayo_env::variants::yao;
+use ayo_env::picture::{pit_labels, Layout};
 use ayo_env::{Action, Agent, GameRecord, Player, Rules, Snapshot, Variant, VariantState};
 use serde::Serialize;
 
@@ -427,100 +426,6 @@ fn round_and_end(rules: &Variant, before: &VariantState, after: &VariantState) -
         });
     }
     events
-}
-
-/// The label of every pit of the variant's board: `A`–`F`/`a`–`f` on the 2 × 6 boards
-/// (as `ayo play` names them), Yao's hole names.
-fn pit_labels(rules: &Variant) -> Vec<String> {
-    let n = rules.snapshot(&rules.start(Player::South)).pits.len();
-    if n == 2 * yao::LOOP {
-        (0..n)
-            .map(|i| yao::hole_name(i % yao::LOOP).to_string())
-            .collect()
-    } else {
-        (0..n)
-            .map(|i| pit_label(row_owner(i), i % ROW).to_string())
-            .collect()
-    }
-}
-
-/// How the page lays out the board: rows of pits from the top, each cell a pit index into
-/// [`Snapshot::pits`]; the stores (or hands) of the player at the top and at the bottom.
-#[derive(Clone, Debug, Serialize)]
-pub struct Layout {
-    pub rows: Vec<Vec<Cell>>,
-    /// The player whose rows are drawn at the top, and at the bottom.
-    pub top: Player,
-    pub bottom: Player,
-    /// What the stores hold: `seeds` (the fours games: the seeds of the groups taken) or `none`
-    /// (Yao, whose men in hand are drawn instead).
-    pub store: &'static str,
-    /// Whether houses change hands (the fours games): the page marks each pit's owner.
-    pub houses: bool,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Cell {
-    pub pit: usize,
-    pub label: String,
-    /// The player whose row the pit is in.
-    pub row_of: Player,
-}
-
-impl Layout {
-    /// The board of `rules` seen from `bottom`'s side of the table: 2 × 6 (the top row right
-    /// to left, so that sowing runs counter-clockwise), or Yao's four rows (each player's front
-    /// rows in the middle, facing each other).
-    pub fn of(rules: &Variant, bottom: Player) -> Layout {
-        let labels = pit_labels(rules);
-        let top = !bottom;
-        let cell = |pit: usize, row_of: Player| Cell {
-            pit,
-            label: labels[pit].clone(),
-            row_of,
-        };
-        let start = rules.snapshot(&rules.start(Player::South));
-        if start.pits.len() == 2 * yao::LOOP {
-            let row = |p: Player, back: bool, reversed: bool| -> Vec<Cell> {
-                let mut cells: Vec<Cell> = (0..yao::ROW)
-                    .map(|i| {
-                        cell(
-                            p.index() * yao::LOOP + if back { yao::ROW + i } else { i },
-                            p,
-                        )
-                    })
-                    .collect();
-                if reversed {
-                    cells.reverse();
-                }
-                cells
-            };
-            Layout {
-                rows: vec![
-                    row(top, true, true),
-                    row(top, false, true),
-                    row(bottom, false, false),
-                    row(bottom, true, false),
-                ],
-                top,
-                bottom,
-                store: "none",
-                houses: false,
-            }
-        } else {
-            let row = |p: Player| (0..ROW).map(move |k| ayo_env::board::pit_of(p, k));
-            Layout {
-                rows: vec![
-                    row(top).rev().map(|i| cell(i, top)).collect(),
-                    row(bottom).map(|i| cell(i, bottom)).collect(),
-                ],
-                top,
-                bottom,
-                store: "seeds",
-                houses: start.owners.is_some(),
-            }
-        }
-    }
 }
 
 /// A legal action, with its name and the pit it begins at (where the page puts it).

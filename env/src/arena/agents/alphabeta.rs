@@ -217,6 +217,12 @@ pub fn score_to_value(score: i32) -> f32 {
 }
 
 impl Agent for AlphaBeta {
+    fn random_state(&self) -> Option<u64> {
+        Some(self.rng.state())
+    }
+    fn set_random_state(&mut self, state: u64) {
+        self.rng = Rng::from_state(state);
+    }
     fn name(&self) -> String {
         format!("alphabeta:{}", self.depth)
     }

@@ -49,6 +49,12 @@ impl Greedy {
 }
 
 impl Agent for Greedy {
+    fn random_state(&self) -> Option<u64> {
+        Some(self.rng.state())
+    }
+    fn set_random_state(&mut self, state: u64) {
+        self.rng = Rng::from_state(state);
+    }
     fn name(&self) -> String {
         "greedy".into()
     }

@@ -151,6 +151,12 @@ impl Mcts {
 }
 
 impl Agent for Mcts {
+    fn random_state(&self) -> Option<u64> {
+        Some(self.rng.state())
+    }
+    fn set_random_state(&mut self, state: u64) {
+        self.rng = Rng::from_state(state);
+    }
     fn name(&self) -> String {
         format!("mcts:{}", self.simulations)
     }

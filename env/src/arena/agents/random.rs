@@ -26,6 +26,12 @@ impl Random {
 }
 
 impl Agent for Random {
+    fn random_state(&self) -> Option<u64> {
+        Some(self.rng.state())
+    }
+    fn set_random_state(&mut self, state: u64) {
+        self.rng = Rng::from_state(state);
+    }
     fn name(&self) -> String {
         "random".into()
     }

@@ -1,0 +1,99 @@
+"""Pictures of the board (``rgb_array``) and pickling of every public object."""
+
+import copy
+import pickle
+import subprocess
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import ayo
+from ayo.gymnasium import AyoEnv
+
+VARIANTS = ayo.variants()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_rgb_array_is_an_image_that_changes_with_the_board(variant):
+    env = gym.make(f"ayo/{variant.capitalize()}-v1", render_mode="rgb_array")
+    env.reset(seed=0)
+    before = env.render()
+    assert before.dtype == np.uint8 and before.ndim == 3 and before.shape[2] == 3
+    _, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    after = env.render()
+    assert after.shape == before.shape and not np.array_equal(after, before)
+    np.testing.assert_array_equal(env.unwrapped.game.render_rgb(), after)
+
+
+def test_unknown_render_modes_are_refused():
+    with pytest.raises(ValueError, match="render_mode must be one of"):
+        AyoEnv("oware", render_mode="rgb")
+
+
+def play(game: ayo.Game, agent: ayo.Agent, n: int) -> list[int]:
+    moves = []
+    for _ in range(n):
+        if game.is_terminal():
+            break
+        a = agent.choose(game)
+        game.apply(a)
+        moves.append(a)
+    return moves
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:2", "mcts:30"])
+def test_a_pickled_game_and_agent_go_on_exactly_as_the_originals(variant, spec):
+    game, agent = ayo.Game(variant), ayo.Agent(spec, seed=7)
+    play(game, agent, 15)
+    g2, a2 = pickle.loads(pickle.dumps(game)), pickle.loads(pickle.dumps(agent))
+    g3, a3 = copy.deepcopy(game), copy.deepcopy(agent)
+    assert g2 == game and g2.record() == game.record() and g3 == game
+    ours = play(game, agent, 30)
+    assert play(g2, a2, 30) == ours
+    assert play(g3, a3, 30) == ours
+    assert g2 == game
+
+
+def test_a_pickled_gymnasium_env_continues_exactly(tmp_path):
+    env = gym.make("ayo/Oware-v1", opponent="mcts:20", seat=None).unwrapped
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    actions = []
+    for _ in range(5):
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, term, trunc, info = env.step(a)
+    copy_ = pickle.loads(pickle.dumps(env))
+    for _ in range(10):
+        if term or trunc:
+            break
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, term, trunc, info = env.step(a)
+        obs2, reward2, term2, trunc2, _ = copy_.step(a)
+        np.testing.assert_array_equal(obs, obs2)
+        assert (reward, term, trunc) == (reward2, term2, trunc2)
+
+
+def test_a_pickled_pettingzoo_env_keeps_its_game():
+    from ayo.pettingzoo import env
+
+    e = env("ncho", obs_type="box")
+    e.reset(seed=0)
+    for _ in range(6):
+        mask = e.infos[e.agent_selection]["action_mask"]
+        e.step(int(np.flatnonzero(mask)[0]))
+    e2 = pickle.loads(pickle.dumps(e))
+    assert e2.unwrapped.game == e.unwrapped.game
+    assert e2.agent_selection == e.agent_selection
+
+
+def test_pettingzoo_without_gymnasium_names_the_missing_package():
+    code = (
+        "import sys; sys.modules['gymnasium'] = None\n"
+        "try:\n    import ayo.pettingzoo\nexcept ImportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "'gymnasium'" in out and "pip install 'ayo[pettingzoo]'" in out, out
