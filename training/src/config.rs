@@ -161,6 +161,13 @@ pub struct TrainConfig {
     /// move; the new positions join it after), and it resumes exactly.
     #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
     pub overlap: bool,
+    /// Distributed runs: positions a self-play worker (`ayo selfplay`) writes per shard.
+    #[arg(long, default_value_t = 4096)]
+    pub shard_positions: usize,
+    /// Distributed runs: training steps of the learner (`ayo train --learner`) between the
+    /// networks it publishes to the workers.
+    #[arg(long, default_value_t = 100)]
+    pub publish_every_steps: u64,
     /// Threads of torch's intra-op pool. 1 is fastest for these small networks on a busy
     /// machine (OpenMP threads spin-wait when the cores are oversubscribed).
     #[arg(long, default_value_t = 1)]
@@ -203,6 +210,7 @@ pub const RESUMABLE: &[&str] = &[
     "eval_varied_starts",
     "threads",
     "train_threads",
+    "publish_every_steps",
 ];
 
 /// A configuration that cannot be used.
@@ -384,6 +392,18 @@ impl TrainConfig {
             "min_buffer",
             self.min_buffer,
             "at most `buffer_size`",
+        )?;
+        check(
+            self.shard_positions > 0,
+            "shard_positions",
+            self.shard_positions.to_string(),
+            "at least 1",
+        )?;
+        check(
+            self.publish_every_steps > 0,
+            "publish_every_steps",
+            self.publish_every_steps.to_string(),
+            "at least 1",
         )?;
         check(
             self.replay_ratio > 0.0 && self.replay_ratio.is_finite(),

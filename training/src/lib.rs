@@ -7,7 +7,9 @@
 //! * [`agent`]: [`agent::NetAgent`], the trained network as an `ayo_env::Agent`;
 //! * [`engine`]: the text protocol of `ayo engine`;
 //! * [`config`]: the one training configuration;
-//! * [`serve`]: the web page and JSON API of `ayo serve`.
+//! * [`serve`]: the web page and JSON API of `ayo serve`;
+//! * [`distributed`], [`storage`], [`shard`]: self-play workers and a learner sharing a folder
+//!   or a bucket.
 //!
 //! The `torch` feature (on by default) brings everything that needs libtorch: the network and
 //! all that uses it, and the `ayo` binary. Without it the crate is the torch-free part: the
@@ -21,6 +23,8 @@ pub mod checkpoint;
 pub mod config;
 #[cfg(feature = "torch")]
 pub mod device;
+#[cfg(feature = "torch")]
+pub mod distributed;
 pub mod engine;
 #[cfg(feature = "torch")]
 pub mod eval;
@@ -36,5 +40,9 @@ pub mod search;
 pub mod selfplay;
 #[cfg(feature = "torch")]
 pub mod serve;
+#[cfg(feature = "torch")]
+pub mod shard;
+#[cfg(feature = "torch")]
+pub mod storage;
 #[cfg(feature = "torch")]
 pub mod trainer;

@@ -27,6 +27,9 @@ enum Command {
     Engine(cli::engine::Args),
     /// Play an agent in the terminal.
     Play(cli::play::Args),
+    /// A self-play worker of a distributed run: plays with the run's newest network and writes
+    /// shards to its storage (see docs/distributed.md).
+    Selfplay(cli::selfplay::Args),
     /// Play, watch and review games in the browser (see docs/serve.md).
     Serve(cli::serve::Args),
     /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
@@ -44,6 +47,7 @@ fn main() -> Result<()> {
         Command::Engine(a) => cli::engine::run(a),
         Command::Play(a) => cli::play::run(a),
         Command::Serve(a) => cli::serve::run(a),
+        Command::Selfplay(a) => cli::selfplay::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),
     }

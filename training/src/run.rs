@@ -28,6 +28,7 @@ use crate::logger::{metric, Logger};
 use crate::net::Net;
 use crate::replay::ReplayBuffer;
 use crate::selfplay::SelfPlay;
+use crate::shard::Shard;
 use crate::trainer::{Losses, Trainer};
 use anyhow::{bail, Context, Result};
 use ayo_env::arena::tournament::MatchConfig;
@@ -35,6 +36,7 @@ use ayo_env::{Rules, Variant};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use tch::Tensor;
@@ -63,6 +65,9 @@ struct RunState {
     step: u64,
     selfplay: SelfPlay,
     rng: ChaCha8Rng,
+    /// A learner's consumed shards (see [`Run::learn`]).
+    #[serde(default)]
+    consumed: BTreeSet<String>,
 }
 
 /// What one iteration did.
@@ -107,6 +112,9 @@ pub struct Run {
     /// With `overlap`: the network's copy self-play plays with while the trainer trains.
     player: Option<Net>,
     rng: ChaCha8Rng,
+    /// A learner's shards whose positions are in the run (saved with the replay buffer they
+    /// went into, so a resumed learner consumes every shard exactly once).
+    pub consumed: BTreeSet<String>,
     logger: Option<Logger>,
     session_start: Instant,
     last_checkpoint: f64,
@@ -147,6 +155,7 @@ impl Run {
             helper: helper_of(&net, &cfg)?,
             player: player_of(&net, &cfg)?,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
+            consumed: BTreeSet::new(),
             rules,
             dir: dir.to_path_buf(),
             trainer: Trainer::new(net),
@@ -203,6 +212,7 @@ impl Run {
             buffer,
             counters: state.counters,
             rng: state.rng,
+            consumed: state.consumed,
             logger: Some(Logger::open(dir)?),
             session_start: Instant::now(),
             last_checkpoint: wall,
@@ -333,6 +343,39 @@ impl Run {
         it
     }
 
+    /// A learner's step: the positions of the shard `name` (played by workers) join the replay
+    /// buffer, they count as new positions for the replay ratio (which caps the training steps
+    /// per new position, however fast or slow the workers are), and the steps owed are taken.
+    pub fn learn(&mut self, name: &str, shard: &Shard) -> Iteration {
+        let t = Instant::now();
+        for s in &shard.samples {
+            self.buffer.push(s);
+        }
+        self.consumed.insert(name.to_string());
+        self.selfplay.games += shard.games as u64;
+        self.selfplay.positions += shard.samples.len() as u64;
+        let mut it = Iteration {
+            positions: shard.samples.len(),
+            games: shard.games as usize,
+            ..Default::default()
+        };
+        if self.buffer.len() >= self.cfg.min_buffer.max(1) {
+            self.counters.credit += shard.samples.len() as f64 * self.cfg.replay_ratio;
+            tch::set_num_threads(self.cfg.train_threads as i32);
+            (it.train_steps, it.losses) = train_owed(
+                &mut self.trainer,
+                &self.buffer,
+                &mut self.rng,
+                &mut self.counters,
+                &self.cfg,
+            );
+            tch::set_num_threads(self.cfg.threads as i32);
+        }
+        it.train_s = t.elapsed().as_secs_f64();
+        self.account(&it);
+        it
+    }
+
     fn account(&mut self, it: &Iteration) {
         let w = &mut self.window;
         w.positions += it.positions as u64;
@@ -431,6 +474,7 @@ impl Run {
             "step": self.trainer.step,
             "selfplay": &self.selfplay,
             "rng": &self.rng,
+            "consumed": &self.consumed,
         });
         let mut tensors = checkpoint::net_tensors(&self.trainer.net, &meta);
         tensors.extend(self.trainer.optimizer_tensors());
@@ -440,6 +484,14 @@ impl Run {
             Tensor::from_slice(&serde_json::to_vec(&state)?),
         ));
         checkpoint::save_tensors_atomic(&tensors, &self.dir.join("resume.ot"))?;
+        let status = serde_json::json!({
+            "step": self.trainer.step,
+            "games": self.selfplay.games,
+            "positions": self.selfplay.positions,
+            "samples": counters.samples,
+            "consumed": &self.consumed,
+        });
+        checkpoint::write_atomic(&self.dir.join("status.json"), &status.to_string())?;
         self.counters.checkpoints += 1;
         self.last_checkpoint = self.wall_time_s();
         Ok(numbered)
@@ -505,7 +557,7 @@ impl Run {
 }
 
 /// A copy of `net` for the second self-play thread, when the config asks for two.
-fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
+pub(crate) fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if cfg.selfplay_threads < 2 {
         return Ok(None);
     }

@@ -7,6 +7,7 @@ pub mod play;
 pub mod plot;
 pub mod replay;
 pub mod rules;
+pub mod selfplay;
 pub mod serve;
 pub mod tournament;
 pub mod train;

@@ -51,9 +51,18 @@ pub struct Args {
     /// training) into this PNG.
     #[arg(long)]
     curve: Option<PathBuf>,
-    /// Stop after this many iterations (one move in every self-play game each).
+    /// Stop after this many iterations (one move in every self-play game each; with --learner,
+    /// one shard each).
     #[arg(long)]
     iterations: Option<u64>,
+    /// A distributed run's storage (a folder, file:///path or s3://bucket/prefix): with
+    /// --learner, this process trains on the shards that `ayo selfplay --run URL` workers
+    /// write there and publishes its networks there.
+    #[arg(long)]
+    run: Option<String>,
+    /// Be the learner of the distributed run --run (no self-play in this process).
+    #[arg(long, requires = "run")]
+    learner: bool,
     #[command(flatten)]
     train: TrainConfig,
 }
@@ -99,6 +108,11 @@ pub fn run(a: Args) -> Result<()> {
         Run::create(cfg, &out)?
     };
     let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    let mut learner = match (&a.run, a.learner) {
+        (Some(url), true) => Some(Learner::start(url, &mut run, a.resume)?),
+        (Some(_), false) => anyhow::bail!("--run is for the learner of a distributed run: add --learner (workers run `ayo selfplay --run URL`)"),
+        _ => None,
+    };
 
     println!(
         "training {} in {} — {} parameters, {} games × {} simulations, step {}",
@@ -133,7 +147,16 @@ pub fn run(a: Args) -> Result<()> {
         {
             break;
         }
-        run.iterate();
+        match &mut learner {
+            Some(l) => {
+                if !l.poll(&mut run, &bar)? {
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            None => {
+                run.iterate();
+            }
+        }
         iterations += 1;
         if last_log.elapsed() >= Duration::from_secs(10) {
             last_log = Instant::now();
@@ -186,6 +209,9 @@ pub fn run(a: Args) -> Result<()> {
         }
     }
     run.log_window();
+    if let Some(l) = &mut learner {
+        l.publish(&run)?;
+    }
     let path = run.save()?;
     bar.finish_and_clear();
     println!(
@@ -400,4 +426,92 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         cfg.batch_size
     );
     Ok(())
+}
+
+/// The learner's side of a distributed run: new shards in, networks out.
+struct Learner {
+    store: ayo_train::storage::Storage,
+    published: u64,
+    /// Shards refused (corrupt or of another run), reported once each.
+    refused: std::collections::BTreeSet<String>,
+}
+
+impl Learner {
+    /// Opens the run's storage; a new run writes its config and first network there.
+    fn start(url: &str, run: &mut Run, resumed: bool) -> Result<Learner> {
+        use ayo_train::distributed;
+        let store = ayo_train::storage::Storage::open(url)?;
+        if let Some(bytes) = store.get(distributed::CONFIG)? {
+            let theirs = TrainConfig::from_toml(&String::from_utf8_lossy(&bytes))?;
+            if theirs.variant != run.cfg.variant || theirs.net_shape()? != run.cfg.net_shape()? {
+                anyhow::bail!(
+                    "{url} holds a run of {} ({:?}), not of this learner's {} ({:?}): choose another --run",
+                    theirs.variant,
+                    theirs.net_shape()?,
+                    run.cfg.variant,
+                    run.cfg.net_shape()?
+                );
+            }
+        } else if resumed {
+            anyhow::bail!(
+                "{url} has no {}: is it the storage of this run?",
+                distributed::CONFIG
+            );
+        }
+        store.put(distributed::CONFIG, run.cfg.to_toml().into_bytes())?;
+        let mut l = Learner {
+            store,
+            published: distributed::latest_step(&ayo_train::storage::Storage::open(url)?)?
+                .unwrap_or(0),
+            refused: Default::default(),
+        };
+        if !resumed || l.published != run.trainer.step {
+            l.publish(run)?;
+        }
+        Ok(l)
+    }
+
+    fn publish(&mut self, run: &Run) -> Result<()> {
+        ayo_train::distributed::publish(&self.store, &run.trainer.net, &run.meta())?;
+        self.published = run.trainer.step;
+        Ok(())
+    }
+
+    /// Reads the shards not yet consumed and trains on them; publishes a network when
+    /// `publish_every_steps` steps have passed. Says whether there was anything new.
+    fn poll(&mut self, run: &mut Run, bar: &ProgressBar) -> Result<bool> {
+        use ayo_train::shard::Shard;
+        let keys = ayo_train::distributed::new_shards(&self.store, &run.consumed)?;
+        let mut any = false;
+        for key in keys {
+            if self.refused.contains(&key) {
+                continue;
+            }
+            let Some(bytes) = self.store.get(&key)? else {
+                continue;
+            };
+            match Shard::decode(
+                &key,
+                &bytes,
+                run.rules.observation_len(),
+                run.rules.num_actions(),
+            ) {
+                Ok(shard) => {
+                    run.learn(&key, &shard);
+                    any = true;
+                    if run.trainer.step >= self.published + run.cfg.publish_every_steps {
+                        self.publish(run)?;
+                    }
+                }
+                Err(e) => {
+                    say(bar, format!("refused: {e}"));
+                    self.refused.insert(key);
+                }
+            }
+            if STOP.load(Ordering::SeqCst) {
+                break;
+            }
+        }
+        Ok(any)
+    }
 }
