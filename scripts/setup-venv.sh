@@ -16,8 +16,8 @@ PY="$VENV/bin/python"
 PYTHON_BIN="${PYTHON:-python3}"
 
 # The RL libraries are those the Python package's tests use it with (python/tests/test_rl_libraries.py);
-# moto's S3 server is the bucket of training/tests/distributed.rs.
-extra_packages=(numpy maturin pytest gymnasium pettingzoo open_spiel stable-baselines3 sb3-contrib supersuit moviepy 'moto[server]')
+# moto's S3 server is the bucket of training/tests/distributed.rs; Ray runs python/tests/test_ray.py.
+extra_packages=(numpy maturin pytest gymnasium pettingzoo open_spiel stable-baselines3 sb3-contrib supersuit moviepy 'moto[server]' ray)
 
 is_ready() {
     [ -x "$PY" ] || return 1
@@ -25,7 +25,7 @@ is_ready() {
 import sys
 import torch
 assert torch.__version__.startswith(sys.argv[1]), torch.__version__
-import numpy, pytest, gymnasium, pettingzoo, pyspiel, stable_baselines3, sb3_contrib, supersuit, moviepy, moto  # noqa: F401
+import numpy, pytest, gymnasium, pettingzoo, pyspiel, stable_baselines3, sb3_contrib, supersuit, moviepy, moto, ray  # noqa: F401
 import shutil, os
 assert shutil.which("maturin", path=os.path.dirname(sys.executable))
 PYEOF
