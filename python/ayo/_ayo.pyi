@@ -1,5 +1,6 @@
 """Type stubs of the native module `ayo._ayo` (Rust, pyo3)."""
 
+import os
 from typing import Any
 
 import numpy as np
@@ -157,12 +158,16 @@ class VecEnv:
     def __len__(self) -> int: ...
 
 class Agent:
-    """A baseline agent: ``random``, ``greedy``, ``alphabeta:D`` or ``mcts:N``."""
+    """An agent: ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, or a checkpoint with its
+    search: ``PATH`` (32 simulations), ``PATH:SIMS`` or ``PATH@TIME`` (``1s``, ``250ms``)."""
 
     def __init__(self, spec: str, seed: int = 0) -> None:
-        """Raises ``ValueError`` for an unknown or malformed spec."""
+        """Raises ``ValueError`` for an unknown or malformed spec or a damaged checkpoint."""
     @property
     def name(self) -> str: ...
+    @property
+    def variant(self) -> str | None:
+        """The checkpoint's variant (``"oware@1"``), ``None`` for a baseline."""
     def choose(self, game: Game) -> int:
         """A legal action for the player to move (the game is not changed)."""
     def analyse(self, game: Game) -> tuple[int, float | None, int]:
@@ -175,3 +180,20 @@ class Agent:
         """Unpickling: the agent rebuilt with its random stream where it was."""
     def __reduce__(self) -> tuple[Any, tuple[str, int, int | None]]:
         """Pickles the agent by its spec, seed and random state."""
+
+class Net:
+    """A trained network, evaluated without torch."""
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> Net:
+        """Reads a checkpoint (``.ot``); ``ValueError`` for a damaged file."""
+    @property
+    def variant(self) -> str: ...
+    @property
+    def shape(self) -> dict[str, int]: ...
+    @property
+    def step(self) -> int: ...
+    def evaluate(self, obs: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Policy logits ``[n, actions]`` and values ``[n]`` of observations ``[n, inputs]``."""
+    def analyse(self, game: Game) -> tuple[float, npt.NDArray[np.float32]]:
+        """``(value, policy)`` of the position: masked softmax over the legal actions."""

@@ -1,16 +1,22 @@
-//! The baseline agents of `ayo-env` (`random`, `greedy`, `alphabeta:D`, `mcts:N`) from Python.
+//! The agents from Python: the baselines of `ayo-env` (`random`, `greedy`, `alphabeta:D`,
+//! `mcts:N`) and trained checkpoints (`PATH`, `PATH:SIMS`, `PATH@TIME`) with their search,
+//! through `ayo_train::agent::parse_player` (the network runs without libtorch: `CpuNet`).
 
 use crate::game::Game;
 use crate::options::value_error;
 use crate::vec_env::VecEnv;
 use ayo_env::{Rules, VariantState};
+use ayo_train::agent::{parse_player, Player};
+use ayo_train::checkpoint::CheckpointMeta;
 use numpy::PyArray1;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Mutex;
 
-/// A baseline agent, named by its spec: `random`, `greedy`, `alphabeta:D` (depth D plies) or
-/// `mcts:N` (N simulations); its random choices are seeded by `seed`.
+/// An agent, named by its spec: `random`, `greedy`, `alphabeta:D` (depth D plies), `mcts:N`
+/// (N simulations), or a checkpoint of `ayo train` with its Gumbel search: `PATH` (32
+/// simulations), `PATH:SIMS` or `PATH@TIME` (`1s`, `250ms`); its random choices are seeded by
+/// `seed`.
 ///
 /// ```python
 /// agent = ayo.Agent("alphabeta:6", seed=1)
@@ -25,7 +31,12 @@ pub struct Agent {
     /// The spec and seed it was made from: with its random state, what pickling keeps.
     spec: String,
     seed: u64,
+    /// A checkpoint's metadata: the games it may play.
+    meta: Option<CheckpointMeta>,
 }
+
+/// Simulations of a checkpoint named without `:SIMS`.
+const DEFAULT_SIMS: u32 = 32;
 
 fn live(game: &Game) -> PyResult<&VariantState> {
     if game.rules.is_terminal(&game.state) {
@@ -41,9 +52,17 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let agent = ayo_env::arena::agents::parse(spec, seed).map_err(value_error)?;
+        let (agent, meta): (Box<dyn ayo_env::Agent>, _) =
+            match parse_player(spec, DEFAULT_SIMS, seed).map_err(value_error)? {
+                Player::Baseline(a) => (a, None),
+                Player::Net(n) => {
+                    let meta = n.meta.clone();
+                    (Box::new(n), meta)
+                }
+            };
         Ok(Agent {
             agent: Mutex::new(agent),
+            meta,
             spec: spec.to_string(),
             seed,
         })
@@ -66,10 +85,7 @@ impl Agent {
 
     /// Pickling (and `copy.deepcopy`): the spec, the seed and the random stream's state, so the
     /// copy chooses exactly as the original would from here on.
-    fn __reduce__<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, Restore)> {
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Restore)> {
         let restore = py.get_type::<Agent>().getattr("_restore")?;
         let state = self.agent.lock().expect("agent lock").random_state();
         Ok((restore, (self.spec.clone(), self.seed, state)))
@@ -91,6 +107,7 @@ impl Agent {
     /// mover's view in [-1, 1] (or `None`), and the simulations or nodes spent.
     fn analyse(&self, py: Python<'_>, game: &Game) -> PyResult<(u32, Option<f32>, u64)> {
         let state = live(game)?;
+        self.check(&game.rules)?;
         let rules = &game.rules;
         let agent = &self.agent;
         let (action, analysis) =
@@ -104,6 +121,7 @@ impl Agent {
             return Ok(Vec::new());
         };
         let rules = first.rules.clone();
+        self.check(&rules)?;
         let mut states = Vec::with_capacity(games.len());
         for (i, g) in games.iter().enumerate() {
             if g.rules != rules {
@@ -131,8 +149,9 @@ impl Agent {
         &self,
         py: Python<'py>,
         env: PyRef<'py, VecEnv>,
-    ) -> Bound<'py, PyArray1<i64>> {
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let env = &env.env;
+        self.check(env.rules())?;
         let agent = &self.agent;
         let choices = py.detach(|| {
             let states: Vec<&VariantState> = env.states().iter().collect();
@@ -141,11 +160,33 @@ impl Agent {
                 .expect("agent lock")
                 .choose_batch(env.rules(), &states)
         });
-        PyArray1::from_iter(py, choices.into_iter().map(|(a, _)| i64::from(a)))
+        Ok(PyArray1::from_iter(
+            py,
+            choices.into_iter().map(|(a, _)| i64::from(a)),
+        ))
+    }
+
+    /// The checkpoint's variant (`"oware@1"`), or `None` for a baseline.
+    #[getter]
+    fn variant(&self) -> Option<String> {
+        self.meta.as_ref().map(|m| m.variant.clone())
     }
 
     fn __repr__(&self) -> String {
         format!("Agent({:?})", self.name())
+    }
+}
+
+impl Agent {
+    /// A checkpoint plays only the variant it was trained for.
+    fn check(&self, rules: &ayo_env::Variant) -> PyResult<()> {
+        match &self.meta {
+            Some(m) => {
+                ayo_train::checkpoint::check_rules(m, rules, std::path::Path::new(&self.spec))
+                    .map_err(value_error)
+            }
+            None => Ok(()),
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 
 mod agent;
 mod game;
+mod net;
 mod options;
 mod vec_env;
 
@@ -34,5 +35,6 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vec_env::VecEnv>()?;
     m.add("AUTORESET_MODE", ayo_env::vec_env::AUTORESET_MODE)?;
     agent::register(m)?;
+    net::register(m)?;
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! The network-plus-search agent, and the evaluator that feeds the search from the network.
 
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
+#[cfg(feature = "torch")]
 use crate::net::Net;
+use crate::net::{CpuNet, Network};
 use crate::search::{gumbel_search, search_kept, Evaluator, SearchParams, SearchTree};
 use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
@@ -12,7 +14,7 @@ use std::time::{Duration, Instant};
 /// Evaluates search leaves with a network: observes every state into one buffer and runs one
 /// forward pass for the whole batch.
 pub struct NetEvaluator<'a> {
-    net: &'a Net,
+    net: &'a dyn Network,
     rules: &'a Variant,
     obs: Vec<f32>,
     /// Positions evaluated so far.
@@ -22,7 +24,7 @@ pub struct NetEvaluator<'a> {
 }
 
 impl<'a> NetEvaluator<'a> {
-    pub fn new(net: &'a Net, rules: &'a Variant) -> Self {
+    pub fn new(net: &'a dyn Network, rules: &'a Variant) -> Self {
         NetEvaluator {
             net,
             rules,
@@ -53,7 +55,7 @@ impl Evaluator<VariantState> for NetEvaluator<'_> {
 /// starting from the tree of the last (and from the previous move's tree when the game went
 /// on from it), until the time is spent.
 pub struct NetAgent {
-    net: Net,
+    net: Box<dyn Network>,
     /// The checkpoint's metadata, when loaded from one.
     pub meta: Option<CheckpointMeta>,
     pub simulations: u32,
@@ -76,21 +78,69 @@ impl NetAgent {
     /// Loads the checkpoint at `path` to play with `simulations` per move and the root noise of
     /// its run's evaluations (`eval_gumbel_scale`, 0 = the search's best move); `seed` seeds
     /// the search's Gumbel noise.
+    /// With libtorch (the `torch` feature) the network runs on the best device it finds;
+    /// without, on the CPU through [`CpuNet`].
     pub fn load(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
-        let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
+        #[cfg(feature = "torch")]
+        let (net, meta): (Box<dyn Network>, _) = {
+            let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
+            (Box::new(net), meta)
+        };
+        #[cfg(not(feature = "torch"))]
+        let (net, meta): (Box<dyn Network>, _) = {
+            let (net, meta) = NetAgent::read_cpu(path)?;
+            (Box::new(net), meta)
+        };
+        Ok(NetAgent::of_checkpoint(net, meta, path, simulations, seed))
+    }
+
+    /// [`NetAgent::load`] with the network on the CPU without libtorch ([`CpuNet`]).
+    pub fn load_cpu(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
+        let (net, meta) = NetAgent::read_cpu(path)?;
+        Ok(NetAgent::of_checkpoint(
+            Box::new(net),
+            meta,
+            path,
+            simulations,
+            seed,
+        ))
+    }
+
+    fn read_cpu(path: &Path) -> Result<(CpuNet, CheckpointMeta), CheckpointError> {
+        let net = CpuNet::load(path).map_err(|e| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.reason,
+        })?;
+        let meta = CheckpointMeta::of_cpu_net(&net, path)?;
+        Ok((net, meta))
+    }
+
+    fn of_checkpoint(
+        net: Box<dyn Network>,
+        meta: CheckpointMeta,
+        path: &Path,
+        simulations: u32,
+        seed: u64,
+    ) -> NetAgent {
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let mut agent = NetAgent::from_net(net, simulations, seed);
+        let mut agent = NetAgent::from_network(net, simulations, seed);
         agent.params = meta.config.eval_search_params();
         agent.label = format!("net:{stem}@{simulations}");
         agent.meta = Some(meta);
-        Ok(agent)
+        agent
     }
 
     /// An agent playing `net` (default search parameters).
+    #[cfg(feature = "torch")]
     pub fn from_net(net: Net, simulations: u32, seed: u64) -> NetAgent {
+        NetAgent::from_network(Box::new(net), simulations, seed)
+    }
+
+    /// An agent playing any [`Network`] (default search parameters).
+    pub fn from_network(net: Box<dyn Network>, simulations: u32, seed: u64) -> NetAgent {
         NetAgent {
             net,
             meta: None,
@@ -122,8 +172,8 @@ impl NetAgent {
         }
     }
 
-    pub fn net(&self) -> &Net {
-        &self.net
+    pub fn net(&self) -> &dyn Network {
+        &*self.net
     }
 }
 
@@ -152,7 +202,7 @@ impl Agent for NetAgent {
             return states.iter().map(|s| self.choose(rules, s)).collect();
         }
         let sims = vec![self.simulations; states.len()];
-        let mut evaluator = NetEvaluator::new(&self.net, rules);
+        let mut evaluator = NetEvaluator::new(&*self.net, rules);
         let results = gumbel_search(
             rules,
             states,
@@ -189,7 +239,7 @@ impl Agent for NetAgent {
             (Budget::Own, None) => Budget::Nodes(self.simulations as u64),
             (b, _) => b,
         };
-        let mut evaluator = NetEvaluator::new(&self.net, rules);
+        let mut evaluator = NetEvaluator::new(&*self.net, rules);
         let mut tree = self.kept.take().and_then(|t| t.reroot(state, REUSE_PLIES));
         let mut round = match budget {
             Budget::Nodes(n) => n.min(u32::MAX as u64) as u32,
@@ -257,7 +307,7 @@ impl NetAgent {
     fn check_observation(&self, rules: &Variant) {
         assert_eq!(
             rules.observation_len(),
-            self.net.shape.inputs,
+            self.net.shape().inputs,
             "{} was trained for another observation size than {}'s",
             self.label,
             rules.id()
@@ -323,28 +373,25 @@ pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, Budget)>
         .then(|| (Path::new(path), Budget::Nodes(sims as u64)))
 }
 
-/// The player named by `spec` for games of `rules`: a baseline agent of `ayo_env::arena::agents` or a
-/// checkpoint (checked to be trained for `rules`) searching `default_sims` simulations per move
-/// unless its spec says `:SIMS` (0: the network's policy alone). Used by tournaments, the engine,
-/// `ayo play` and the evaluation during training alike.
-pub fn load_player(
-    spec: &str,
-    rules: &Variant,
-    default_sims: u32,
-    seed: u64,
-) -> Result<Box<dyn Agent>, PlayerError> {
+/// A player made from its spec, before it meets a game: a baseline, or a checkpoint's network
+/// (whose variant [`NetAgent::check_rules`] checks).
+pub enum Player {
+    Baseline(Box<dyn Agent>),
+    Net(NetAgent),
+}
+
+/// The player named by `spec`: a baseline agent of `ayo_env::arena::agents` or a checkpoint
+/// searching `default_sims` simulations per move unless its spec says `:SIMS` (0: the
+/// network's policy alone) or `@TIME` (a time per move).
+pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, PlayerError> {
     match ayo_env::arena::agents::parse(spec, seed) {
-        Ok(agent) => Ok(agent),
+        Ok(agent) => Ok(Player::Baseline(agent)),
         Err(baseline) => match checkpoint_spec(spec, default_sims) {
-            Some((path, budget)) => {
-                let agent = match budget {
-                    Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
-                    Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
-                    Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
-                };
-                agent.check_rules(rules)?;
-                Ok(Box::new(agent))
-            }
+            Some((path, budget)) => Ok(Player::Net(match budget {
+                Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
+                Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
+                Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
+            })),
             None => Err(PlayerError::Unknown {
                 spec: spec.to_string(),
                 baseline,
@@ -353,9 +400,27 @@ pub fn load_player(
     }
 }
 
+/// The player named by `spec` for games of `rules` ([`parse_player`], a checkpoint checked to
+/// be trained for `rules`). Used by tournaments, the engine, `ayo play`, `ayo serve`, the
+/// evaluation during training and the Python package alike.
+pub fn load_player(
+    spec: &str,
+    rules: &Variant,
+    default_sims: u32,
+    seed: u64,
+) -> Result<Box<dyn Agent>, PlayerError> {
+    match parse_player(spec, default_sims, seed)? {
+        Player::Baseline(agent) => Ok(agent),
+        Player::Net(agent) => {
+            agent.check_rules(rules)?;
+            Ok(Box::new(agent))
+        }
+    }
+}
+
 /// A small untrained network for `rules` searching 16 simulations per move (tests of what
 /// does not need a good network: protocols, tree reuse).
-#[cfg(test)]
+#[cfg(all(test, feature = "torch"))]
 pub(crate) fn untrained(rules: &Variant, seed: u64) -> NetAgent {
     let shape = crate::net::NetShape {
         inputs: rules.observation_len(),
@@ -367,7 +432,7 @@ pub(crate) fn untrained(rules: &Variant, seed: u64) -> NetAgent {
     NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, seed)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "torch"))]
 mod tests {
     use super::*;
     use ayo_env::Player;

@@ -6,15 +6,19 @@
 //! variant, version or observation size, each with its own error.
 
 use crate::config::TrainConfig;
-use crate::net::{Net, NetShape};
+#[cfg(feature = "torch")]
+use crate::net::Net;
+use crate::net::NetShape;
 use ayo_env::{Rules, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+#[cfg(feature = "torch")]
 use tch::{Device, Kind, Tensor};
 
 /// Format version of the checkpoint file.
 pub const FORMAT: u32 = 1;
 /// Name of the tensor holding the metadata JSON.
+#[cfg(feature = "torch")]
 const META: &str = "__metadata__";
 
 /// What a checkpoint says about itself.
@@ -63,12 +67,32 @@ pub enum CheckpointError {
 }
 
 impl CheckpointMeta {
+    /// The metadata of the checkpoint read by [`crate::net::CpuNet`].
+    pub fn of_cpu_net(
+        net: &crate::net::CpuNet,
+        path: &Path,
+    ) -> Result<CheckpointMeta, CheckpointError> {
+        let meta: CheckpointMeta =
+            serde_json::from_str(&net.meta_json).map_err(|e| CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!("metadata: {e}"),
+            })?;
+        if meta.format != FORMAT {
+            return Err(CheckpointError::Corrupt {
+                path: path.to_path_buf(),
+                reason: format!("format {} (this build reads {FORMAT})", meta.format),
+            });
+        }
+        Ok(meta)
+    }
+
     /// The variant this checkpoint plays, with its options.
     pub fn rules(&self) -> Result<Variant, ayo_env::ParseError> {
         Variant::new(&self.variant, &self.options)
     }
 }
 
+#[cfg(feature = "torch")]
 /// Writes `tensors` to `path` atomically: a temporary file in the same folder, then a rename.
 pub fn save_tensors_atomic(
     tensors: &[(String, Tensor)],
@@ -94,6 +118,7 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(tmp, path)
 }
 
+#[cfg(feature = "torch")]
 /// The network's variables by name, the metadata as a byte tensor.
 pub fn net_tensors(net: &Net, meta: &CheckpointMeta) -> Vec<(String, Tensor)> {
     let mut vars: Vec<(String, Tensor)> = net
@@ -108,6 +133,7 @@ pub fn net_tensors(net: &Net, meta: &CheckpointMeta) -> Vec<(String, Tensor)> {
     vars
 }
 
+#[cfg(feature = "torch")]
 /// Saves `net` with `meta` to `path` (and the metadata to `path` with extension `.json`).
 pub fn save(net: &Net, meta: &CheckpointMeta, path: &Path) -> Result<(), CheckpointError> {
     save_tensors_atomic(&net_tensors(net, meta), path)?;
@@ -118,6 +144,7 @@ pub fn save(net: &Net, meta: &CheckpointMeta, path: &Path) -> Result<(), Checkpo
     })
 }
 
+#[cfg(feature = "torch")]
 /// Reads every tensor of a file written by [`save_tensors_atomic`].
 pub fn load_tensors(path: &Path) -> Result<Vec<(String, Tensor)>, CheckpointError> {
     if !path.is_file() {
@@ -132,6 +159,7 @@ pub fn load_tensors(path: &Path) -> Result<Vec<(String, Tensor)>, CheckpointErro
     })
 }
 
+#[cfg(feature = "torch")]
 /// The network and metadata in `tensors` (as read from `path`).
 pub fn net_from_tensors(
     tensors: &[(String, Tensor)],
@@ -176,11 +204,13 @@ pub fn net_from_tensors(
     Ok((net, meta))
 }
 
+#[cfg(feature = "torch")]
 /// Loads a checkpoint saved by [`save`].
 pub fn load(path: &Path, device: Device) -> Result<(Net, CheckpointMeta), CheckpointError> {
     net_from_tensors(&load_tensors(path)?, path, device)
 }
 
+#[cfg(feature = "torch")]
 /// Loads a checkpoint and checks that it was trained for `rules` (same name, version and
 /// options, same observation and action sizes).
 pub fn load_for(
@@ -231,7 +261,7 @@ pub fn check_rules(
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "torch"))]
 mod tests {
     use super::*;
 

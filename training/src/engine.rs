@@ -288,7 +288,8 @@ fn go<L: Lines>(
 }
 
 /// Reads the lines that have arrived during a search (waiting for one if `wait`): `stop` and
-/// `quit` (or the end of the input) interrupt it, `isready` is answered, the rest wait.
+/// `quit` (or the end of the input) interrupt it and `isready` is answered at once unless other
+/// commands already wait (then every line waits in order); the rest wait.
 fn listen<L: Lines>(
     input: &mut Input<L>,
     output: &mut impl Write,
@@ -302,6 +303,9 @@ fn listen<L: Lines>(
             return Ok(input.ended.then_some(Interrupt::End));
         };
         match line.as_str() {
+            // Once a command waits its turn, every later line waits after it, in order (a
+            // script sent all at once: its last `quit` must not drop the commands before it).
+            _ if !input.waiting.is_empty() => input.waiting.push_back(line),
             "stop" => return Ok(Some(Interrupt::Stop)),
             "quit" => return Ok(Some(Interrupt::Quit)),
             "isready" => {
@@ -418,6 +422,16 @@ mod tests {
         let words: Vec<&str> = line.split_whitespace().collect();
         let i = words.iter().position(|w| *w == key).expect(key);
         words[i + 1]
+    }
+
+    /// A script sent all at once (a pipe): every `go` is answered, in order, before the final
+    /// `quit` ends the engine (it used to be taken for an interruption of the first search).
+    #[test]
+    fn a_whole_script_at_once_answers_every_go_before_quit() {
+        let out = talk_to_net("position startpos\ngo\nposition startpos moves 2\ngo nodes 8\nposition startpos moves 2 2\ngo\nquit\nisready\n");
+        let best = out.lines().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(best, 3, "{out}");
+        assert!(!out.contains("readyok"), "nothing after quit: {out}");
     }
 
     #[test]

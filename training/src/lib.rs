@@ -16,9 +16,7 @@
 //! configuration reader, the engine protocol, the search and [`net::NetShape`] (the fuzz
 //! targets build it that way).
 
-#[cfg(feature = "torch")]
 pub mod agent;
-#[cfg(feature = "torch")]
 pub mod checkpoint;
 pub mod config;
 #[cfg(feature = "torch")]

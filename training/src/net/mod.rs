@@ -21,8 +21,10 @@
 
 use serde::{Deserialize, Serialize};
 
+mod cpu;
 #[cfg(feature = "torch")]
 mod model;
+pub use cpu::{CpuNet, CpuNetError};
 #[cfg(feature = "torch")]
 pub use model::{Net, NetOutput};
 
@@ -40,6 +42,34 @@ pub struct NetShape {
     /// Thermometer levels appended per observation entry (0 = the raw observation only).
     #[serde(default)]
     pub levels: usize,
+}
+
+/// A policy/value network that evaluates batches of observations: libtorch's [`Net`] (CPU or
+/// GPU) or [`CpuNet`] (no libtorch). The search, the agent and the evaluator take either.
+pub trait Network: Send {
+    fn shape(&self) -> NetShape;
+    /// `n` observations (`n × inputs`) into policy logits (`n × actions`) and values (tanh,
+    /// the mover's view).
+    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]);
+}
+
+impl Network for CpuNet {
+    fn shape(&self) -> NetShape {
+        self.shape
+    }
+    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        CpuNet::evaluate(self, obs, n, logits, values)
+    }
+}
+
+#[cfg(feature = "torch")]
+impl Network for Net {
+    fn shape(&self) -> NetShape {
+        self.shape
+    }
+    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        Net::evaluate(self, obs, n, logits, values)
+    }
 }
 
 impl NetShape {

@@ -1,0 +1,402 @@
+//! The network's forward pass without libtorch: [`CpuNet`] reads a checkpoint (`.ot`) with a
+//! strict reader of the file `ayo train` writes, and evaluates batches of observations with
+//! `ndarray` — for the Python package (which has no torch) and wherever libtorch is absent.
+//! It computes what [`super::Net::forward`] computes (`training/tests/cpu_net.rs` checks every
+//! shipped network against libtorch).
+//!
+//! The file is libtorch's archive of named tensors: a ZIP of stored entries holding
+//! `<archive>/data.pkl`, a pickle (protocol 2) of a module whose state maps each name
+//! (`net|block0|a|weight`, …, and `__metadata__`: the checkpoint's metadata JSON as bytes) to a
+//! tensor rebuilt from a storage `<archive>/data/<key>` of little-endian values. The reader
+//! runs exactly the pickle operations that writer emits and refuses any other, any tensor that
+//! is not a contiguous float32 (or, for the metadata, uint8) array, and any size that does not
+//! add up: a damaged or foreign file is refused, not half-read.
+
+use super::NetShape;
+use ndarray::{Array1, Array2, Axis};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Why a checkpoint cannot be read without libtorch.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {reason}")]
+pub struct CpuNetError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+/// One tensor of the archive.
+#[derive(Clone, Debug, PartialEq)]
+struct TensorRef {
+    storage: String,
+    dtype: String,
+    shape: Vec<usize>,
+}
+
+/// Values of the pickle machine.
+#[derive(Clone, Debug)]
+enum Val {
+    Str(String),
+    Int(i64),
+    Bool,
+    Tuple(Vec<Val>),
+    Global(String),
+    Persistent(Box<Val>),
+    Tensor(TensorRef),
+    Dict(Vec<(Val, Val)>),
+    Object(Option<Box<Val>>),
+    Mark,
+}
+
+/// Runs the pickle `data` and returns the tensors of the module's state by name.
+fn unpickle(data: &[u8]) -> Result<HashMap<String, TensorRef>, String> {
+    let mut stack: Vec<Val> = Vec::new();
+    let mut memo: HashMap<u32, Val> = HashMap::new();
+    let mut i = 0usize;
+    let take = |i: &mut usize, n: usize| -> Result<&[u8], String> {
+        let s = data.get(*i..*i + n).ok_or("the pickle ends early")?;
+        *i += n;
+        Ok(s)
+    };
+    let pop = |stack: &mut Vec<Val>| {
+        stack
+            .pop()
+            .ok_or_else(|| "the pickle pops an empty stack".to_string())
+    };
+    let pop_mark = |stack: &mut Vec<Val>| -> Result<Vec<Val>, String> {
+        let at = stack
+            .iter()
+            .rposition(|v| matches!(v, Val::Mark))
+            .ok_or("no mark")?;
+        let items = stack.split_off(at + 1);
+        stack.pop();
+        Ok(items)
+    };
+    loop {
+        let op = *data.get(i).ok_or("the pickle ends without STOP")?;
+        i += 1;
+        match op {
+            0x80 => {
+                take(&mut i, 1)?; // PROTO
+            }
+            b'c' => {
+                // GLOBAL "module\nname\n"
+                let rest = &data[i..];
+                let end1 = rest.iter().position(|&b| b == b'\n').ok_or("bad GLOBAL")?;
+                let end2 = rest[end1 + 1..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .ok_or("bad GLOBAL")?;
+                let module = String::from_utf8_lossy(&rest[..end1]);
+                let name = String::from_utf8_lossy(&rest[end1 + 1..end1 + 1 + end2]);
+                i += end1 + end2 + 2;
+                stack.push(Val::Global(format!("{module} {name}")));
+            }
+            b'q' => {
+                let k = take(&mut i, 1)?[0] as u32;
+                memo.insert(k, stack.last().ok_or("BINPUT on an empty stack")?.clone());
+            }
+            b'r' => {
+                let k = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap());
+                memo.insert(
+                    k,
+                    stack.last().ok_or("LONG_BINPUT on an empty stack")?.clone(),
+                );
+            }
+            b'h' => {
+                let k = take(&mut i, 1)?[0] as u32;
+                stack.push(memo.get(&k).ok_or("BINGET of nothing")?.clone());
+            }
+            b'j' => {
+                let k = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap());
+                stack.push(memo.get(&k).ok_or("LONG_BINGET of nothing")?.clone());
+            }
+            b')' => stack.push(Val::Tuple(Vec::new())),
+            b'}' => stack.push(Val::Dict(Vec::new())),
+            b'(' => stack.push(Val::Mark),
+            b'X' => {
+                let n = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap()) as usize;
+                let s = std::str::from_utf8(take(&mut i, n)?).map_err(|e| e.to_string())?;
+                stack.push(Val::Str(s.to_string()));
+            }
+            b'K' => stack.push(Val::Int(take(&mut i, 1)?[0] as i64)),
+            b'M' => stack.push(Val::Int(
+                u16::from_le_bytes(take(&mut i, 2)?.try_into().unwrap()) as i64,
+            )),
+            b'J' => stack.push(Val::Int(
+                i32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap()) as i64,
+            )),
+            0x89 => stack.push(Val::Bool),
+            0x88 => stack.push(Val::Bool),
+            b't' => {
+                let items = pop_mark(&mut stack)?;
+                stack.push(Val::Tuple(items));
+            }
+            0x85..=0x87 => {
+                let n = (op - 0x84) as usize;
+                if stack.len() < n {
+                    return Err("TUPLE of too few items".into());
+                }
+                let items = stack.split_off(stack.len() - n);
+                stack.push(Val::Tuple(items));
+            }
+            b'Q' => {
+                let pid = pop(&mut stack)?;
+                stack.push(Val::Persistent(Box::new(pid)));
+            }
+            0x81 => {
+                // NEWOBJ: cls args
+                let _args = pop(&mut stack)?;
+                match pop(&mut stack)? {
+                    Val::Global(_) => stack.push(Val::Object(None)),
+                    other => return Err(format!("NEWOBJ of {other:?}")),
+                }
+            }
+            b'R' => {
+                let args = pop(&mut stack)?;
+                let f = pop(&mut stack)?;
+                let Val::Global(name) = f else {
+                    return Err(format!("REDUCE of {f:?}"));
+                };
+                let Val::Tuple(args) = args else {
+                    return Err("REDUCE without an argument tuple".into());
+                };
+                match name.as_str() {
+                    "collections OrderedDict" => stack.push(Val::Dict(Vec::new())),
+                    "torch._utils _rebuild_tensor_v2" => stack.push(Val::Tensor(tensor(&args)?)),
+                    other => {
+                        return Err(format!(
+                            "REDUCE of {other}, which a checkpoint does not hold"
+                        ))
+                    }
+                }
+            }
+            b'u' => {
+                let items = pop_mark(&mut stack)?;
+                let Some(Val::Dict(d)) = stack.last_mut() else {
+                    return Err("SETITEMS without a dict".into());
+                };
+                let mut it = items.into_iter();
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    d.push((k, v));
+                }
+            }
+            b'b' => {
+                let state = pop(&mut stack)?;
+                match stack.last_mut() {
+                    Some(Val::Object(s)) => *s = Some(Box::new(state)),
+                    _ => return Err("BUILD without an object".into()),
+                }
+            }
+            b'.' => break,
+            other => {
+                return Err(format!(
+                    "pickle opcode 0x{other:02x}, which a checkpoint does not hold"
+                ))
+            }
+        }
+    }
+    let Some(Val::Object(Some(state))) = stack.pop() else {
+        return Err("the pickle is not a module with a state".into());
+    };
+    let Val::Dict(entries) = *state else {
+        return Err("the module's state is not a dict".into());
+    };
+    let mut out = HashMap::new();
+    for (k, v) in entries {
+        if let (Val::Str(name), Val::Tensor(t)) = (k, v) {
+            out.insert(name, t);
+        }
+    }
+    Ok(out)
+}
+
+/// `_rebuild_tensor_v2(storage, offset, shape, stride, requires_grad, hooks)`, contiguous only.
+fn tensor(args: &[Val]) -> Result<TensorRef, String> {
+    let [Val::Persistent(pid), Val::Int(offset), Val::Tuple(shape), Val::Tuple(stride), ..] = args
+    else {
+        return Err(format!("tensor arguments {args:?}"));
+    };
+    let Val::Tuple(pid) = &**pid else {
+        return Err("storage reference is not a tuple".into());
+    };
+    let [Val::Str(kind), Val::Global(dtype), Val::Str(key), Val::Str(_device), Val::Int(numel)] =
+        &pid[..]
+    else {
+        return Err(format!("storage reference {pid:?}"));
+    };
+    if kind != "storage" {
+        return Err(format!("persistent id {kind:?}"));
+    }
+    let ints = |t: &[Val]| -> Result<Vec<usize>, String> {
+        t.iter()
+            .map(|v| match v {
+                Val::Int(x) if *x >= 0 => Ok(*x as usize),
+                other => Err(format!("size {other:?}")),
+            })
+            .collect()
+    };
+    let (shape, stride) = (ints(shape)?, ints(stride)?);
+    let mut expected = 1;
+    for (d, s) in shape.iter().zip(&stride).rev() {
+        if *d > 1 && *s != expected {
+            return Err(format!(
+                "a non-contiguous tensor (shape {shape:?}, stride {stride:?})"
+            ));
+        }
+        expected *= d;
+    }
+    if *offset != 0 || expected as i64 != *numel {
+        return Err(format!(
+            "tensor of {expected} values at offset {offset} in a storage of {numel}"
+        ));
+    }
+    Ok(TensorRef {
+        storage: key.clone(),
+        dtype: dtype.clone(),
+        shape,
+    })
+}
+
+/// A linear layer: `y = x · Wᵀ + b`.
+struct Linear {
+    w_t: Array2<f32>,
+    b: Array1<f32>,
+}
+
+impl Linear {
+    fn forward(&self, x: &Array2<f32>) -> Array2<f32> {
+        x.dot(&self.w_t) + &self.b
+    }
+}
+
+/// The network, evaluated with `ndarray` on the CPU.
+pub struct CpuNet {
+    pub shape: NetShape,
+    /// The checkpoint's metadata (JSON), as stored in the file.
+    pub meta_json: String,
+    input: Linear,
+    blocks: Vec<(Linear, Linear)>,
+    policy: Linear,
+    value: Linear,
+}
+
+impl CpuNet {
+    /// Reads the checkpoint at `path`.
+    pub fn load(path: &Path) -> Result<CpuNet, CpuNetError> {
+        let bad = |reason: String| CpuNetError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let file = std::fs::File::open(path).map_err(|e| bad(format!("cannot open: {e}")))?;
+        let mut zip = zip::ZipArchive::new(file)
+            .map_err(|e| bad(format!("not a checkpoint archive: {e}")))?;
+        let pkl = (0..zip.len())
+            .filter_map(|k| zip.by_index(k).ok().map(|f| f.name().to_string()))
+            .find(|n| n.ends_with("/data.pkl"))
+            .ok_or_else(|| bad("not a checkpoint archive: no data.pkl".into()))?;
+        let root = pkl.trim_end_matches("data.pkl").to_string();
+        let mut read = |name: &str| -> Result<Vec<u8>, CpuNetError> {
+            let mut f = zip.by_name(name).map_err(|e| bad(format!("{name}: {e}")))?;
+            let mut v = Vec::new();
+            f.read_to_end(&mut v)
+                .map_err(|e| bad(format!("{name}: {e}")))?;
+            Ok(v)
+        };
+        let tensors = unpickle(&read(&pkl)?).map_err(|e| bad(format!("{pkl}: {e}")))?;
+        let mut data =
+            |name: &str, dtype: &str, size: usize| -> Result<(Vec<u8>, Vec<usize>), CpuNetError> {
+                let t = tensors
+                    .get(name)
+                    .ok_or_else(|| bad(format!("no tensor {name}")))?;
+                if t.dtype != dtype {
+                    return Err(bad(format!("{name} is {}, expected {dtype}", t.dtype)));
+                }
+                let bytes = read(&format!("{root}data/{}", t.storage))?;
+                let n: usize = t.shape.iter().product();
+                if bytes.len() != n * size {
+                    return Err(bad(format!("{name}: {} bytes for {n} values", bytes.len())));
+                }
+                Ok((bytes, t.shape.clone()))
+            };
+        let (meta_bytes, _) = data("__metadata__", "torch ByteStorage", 1)?;
+        let meta_json = String::from_utf8(meta_bytes).map_err(|e| bad(format!("metadata: {e}")))?;
+        let meta: serde_json::Value =
+            serde_json::from_str(&meta_json).map_err(|e| bad(format!("metadata: {e}")))?;
+        let shape: NetShape = serde_json::from_value(meta["shape"].clone())
+            .map_err(|e| bad(format!("metadata shape: {e}")))?;
+        let mut linear = |name: &str,
+                          inputs: usize,
+                          outputs: usize|
+         -> Result<Linear, CpuNetError> {
+            let floats = |bytes: Vec<u8>| -> Vec<f32> {
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+                    .collect()
+            };
+            let (w, ws) = data(&format!("net|{name}|weight"), "torch FloatStorage", 4)?;
+            let (b, bs) = data(&format!("net|{name}|bias"), "torch FloatStorage", 4)?;
+            if ws != [outputs, inputs] || bs != [outputs] {
+                return Err(bad(format!("{name} has shapes {ws:?} and {bs:?}, expected [{outputs}, {inputs}] and [{outputs}] for {shape:?}")));
+            }
+            let w = Array2::from_shape_vec((outputs, inputs), floats(w)).expect("sizes checked");
+            Ok(Linear {
+                w_t: w.reversed_axes().as_standard_layout().to_owned(),
+                b: Array1::from(floats(b)),
+            })
+        };
+        let w = shape.width;
+        let input = linear("input", shape.input_features(), w)?;
+        let blocks = (0..shape.blocks)
+            .map(|k| {
+                Ok((
+                    linear(&format!("block{k}|a"), w, w)?,
+                    linear(&format!("block{k}|b"), w, w)?,
+                ))
+            })
+            .collect::<Result<_, CpuNetError>>()?;
+        let policy = linear("policy", w, shape.actions)?;
+        let value = linear("value", w, 1)?;
+        linear("score", w, 1)?; // present in every checkpoint; unused for play
+        Ok(CpuNet {
+            shape,
+            meta_json,
+            input,
+            blocks,
+            policy,
+            value,
+        })
+    }
+
+    /// Evaluates `n` observations (`obs`: `n × inputs`): policy logits into `logits`
+    /// (`n × actions`), values (tanh, the mover's view) into `values`.
+    pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        let (inputs, levels) = (self.shape.inputs, self.shape.levels);
+        let mut x = Array2::<f32>::zeros((n, self.shape.input_features()));
+        for (r, mut row) in x.axis_iter_mut(Axis(0)).enumerate() {
+            let o = &obs[r * inputs..(r + 1) * inputs];
+            for (j, &v) in o.iter().enumerate() {
+                row[j] = v;
+                for k in 0..levels {
+                    row[inputs + j * levels + k] = (4.0 * v - k as f32).clamp(0.0, 1.0);
+                }
+            }
+        }
+        let relu = |a: Array2<f32>| a.mapv_into(|v| v.max(0.0));
+        let mut h = relu(self.input.forward(&x));
+        for (a, b) in &self.blocks {
+            h = relu(&h + &b.forward(&relu(a.forward(&h))));
+        }
+        let p = self.policy.forward(&h);
+        let v = self.value.forward(&h);
+        let na = self.shape.actions;
+        for r in 0..n {
+            for a in 0..na {
+                logits[r * na + a] = p[[r, a]];
+            }
+            values[r] = v[[r, 0]].tanh();
+        }
+    }
+}
