@@ -57,7 +57,7 @@ impl Agent {
                 Player::Baseline(a) => (a, None),
                 Player::Net(n) => {
                     let meta = n.meta.clone();
-                    (Box::new(n), meta)
+                    (n, meta)
                 }
             };
         Ok(Agent {

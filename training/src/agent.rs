@@ -377,7 +377,7 @@ pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, Budget)>
 /// (whose variant [`NetAgent::check_rules`] checks).
 pub enum Player {
     Baseline(Box<dyn Agent>),
-    Net(NetAgent),
+    Net(Box<NetAgent>),
 }
 
 /// The player named by `spec`: a baseline agent of `ayo_env::arena::agents` or a checkpoint
@@ -387,11 +387,11 @@ pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, 
     match ayo_env::arena::agents::parse(spec, seed) {
         Ok(agent) => Ok(Player::Baseline(agent)),
         Err(baseline) => match checkpoint_spec(spec, default_sims) {
-            Some((path, budget)) => Ok(Player::Net(match budget {
+            Some((path, budget)) => Ok(Player::Net(Box::new(match budget {
                 Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
                 Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
                 Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
-            })),
+            }))),
             None => Err(PlayerError::Unknown {
                 spec: spec.to_string(),
                 baseline,
@@ -413,7 +413,7 @@ pub fn load_player(
         Player::Baseline(agent) => Ok(agent),
         Player::Net(agent) => {
             agent.check_rules(rules)?;
-            Ok(Box::new(agent))
+            Ok(agent)
         }
     }
 }

@@ -256,22 +256,10 @@ impl Run {
             game_lengths: report.game_lengths,
             ..Default::default()
         };
-        if self.buffer.len() >= self.cfg.min_buffer.max(1) {
-            self.counters.credit += report.positions as f64 * self.cfg.replay_ratio;
-            // Self-play is paused: the training steps may use both cores.
-            tch::set_num_threads(self.cfg.train_threads as i32);
-            (it.train_steps, it.losses) = train_owed(
-                &mut self.trainer,
-                &self.buffer,
-                &mut self.rng,
-                &mut self.counters,
-                &self.cfg,
-            );
-            tch::set_num_threads(self.cfg.threads as i32);
-            if it.train_steps > 0 {
-                if let Some(h) = &mut self.helper {
-                    h.copy_from(&self.trainer.net).expect("same shape");
-                }
+        (it.train_steps, it.losses) = self.train_on_new(report.positions);
+        if it.train_steps > 0 {
+            if let Some(h) = &mut self.helper {
+                h.copy_from(&self.trainer.net).expect("same shape");
             }
         }
         it.train_s = t1.elapsed().as_secs_f64();
@@ -359,21 +347,30 @@ impl Run {
             games: shard.games as usize,
             ..Default::default()
         };
-        if self.buffer.len() >= self.cfg.min_buffer.max(1) {
-            self.counters.credit += shard.samples.len() as f64 * self.cfg.replay_ratio;
-            tch::set_num_threads(self.cfg.train_threads as i32);
-            (it.train_steps, it.losses) = train_owed(
-                &mut self.trainer,
-                &self.buffer,
-                &mut self.rng,
-                &mut self.counters,
-                &self.cfg,
-            );
-            tch::set_num_threads(self.cfg.threads as i32);
-        }
+        (it.train_steps, it.losses) = self.train_on_new(shard.samples.len());
         it.train_s = t.elapsed().as_secs_f64();
         self.account(&it);
         it
+    }
+
+    /// Credits `positions` new positions (once the buffer holds `min_buffer`) and takes the
+    /// training steps the replay ratio owes, with `train_threads` torch threads (self-play is
+    /// paused: training may use both cores).
+    fn train_on_new(&mut self, positions: usize) -> (u64, Option<Losses>) {
+        if self.buffer.len() < self.cfg.min_buffer.max(1) {
+            return (0, None);
+        }
+        self.counters.credit += positions as f64 * self.cfg.replay_ratio;
+        tch::set_num_threads(self.cfg.train_threads as i32);
+        let trained = train_owed(
+            &mut self.trainer,
+            &self.buffer,
+            &mut self.rng,
+            &mut self.counters,
+            &self.cfg,
+        );
+        tch::set_num_threads(self.cfg.threads as i32);
+        trained
     }
 
     fn account(&mut self, it: &Iteration) {

@@ -1,6 +1,8 @@
 //! The JSON API of `ayo serve`, called in-process on its router: every endpoint, and every bad
 //! input answered with a 4xx that names the bad value while the game stays as it was.
 
+mod common;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
@@ -80,25 +82,9 @@ fn legal(view: &Value) -> Vec<u64> {
         .collect()
 }
 
-/// A finished game of `variant` between two baseline agents, recorded with every drop.
+/// A finished game of `variant`: greedy (South) against random.
 fn agent_record(variant: &str, seed: u64) -> GameRecord {
-    let rules: Variant = variant.parse().unwrap();
-    let mut players = [
-        agents::parse("greedy", seed).unwrap(),
-        agents::parse("random", seed).unwrap(),
-    ];
-    let mut state = rules.start(Player::South);
-    let mut record = GameRecord::new(&rules, Player::South, None, true);
-    record.seats = ["greedy".into(), "random".into()];
-    while let Some(p) = rules.to_play(&state) {
-        if record.actions.len() >= 400 {
-            record.finish(&rules, &state, true);
-            break;
-        }
-        let (a, _) = players[p.index()].choose(&rules, &state);
-        record.play(&rules, &mut state, a).unwrap();
-    }
-    record
+    common::greedy_vs_random(variant, seed, true)
 }
 
 #[tokio::test]

@@ -12,8 +12,9 @@
 //! The browser is required: without it the test fails and says how to install it
 //! (`apt-get install -y chromium chromium-driver`; `scripts/test.sh` does).
 
-use ayo_env::arena::agents;
-use ayo_env::{GameRecord, Player, Rules, Snapshot, Variant};
+mod common;
+
+use ayo_env::{GameRecord, Rules, Snapshot};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -218,25 +219,9 @@ async fn screenshot(c: &Client, css: &str, name: &str) {
     std::fs::write(screenshot_dir().join(format!("serve-{name}.png")), png).unwrap();
 }
 
-/// A finished game of `variant` between greedy and random.
+/// A finished game of `variant`: greedy (South) against random.
 fn agent_record(variant: &str, seed: u64) -> GameRecord {
-    let rules: Variant = variant.parse().unwrap();
-    let mut players = [
-        agents::parse("greedy", seed).unwrap(),
-        agents::parse("random", seed).unwrap(),
-    ];
-    let mut state = rules.start(Player::South);
-    let mut record = GameRecord::new(&rules, Player::South, None, false);
-    record.seats = ["greedy".into(), "random".into()];
-    while let Some(p) = rules.to_play(&state) {
-        if record.actions.len() >= 300 {
-            record.finish(&rules, &state, true);
-            break;
-        }
-        let (a, _) = players[p.index()].choose(&rules, &state);
-        record.play(&rules, &mut state, a).unwrap();
-    }
-    record
+    common::greedy_vs_random(variant, seed, false)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
