@@ -19,7 +19,10 @@ pub fn greedy_vs_random(variant: &str, seed: u64, detail: bool) -> GameRecord {
         detail,
         ..MatchConfig::default()
     };
-    let pairs = tournament::play(&rules, &mut players, &[(0, 1)], &config, |_| Control::Continue).unwrap();
+    let pairs = tournament::play(&rules, &mut players, &[(0, 1)], &config, |_| {
+        Control::Continue
+    })
+    .unwrap();
     let [record, _] = pairs.into_iter().next().unwrap().records;
     assert_eq!(record.seats, ["greedy", "random"]);
     record
