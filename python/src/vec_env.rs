@@ -5,7 +5,7 @@
 
 use crate::game::Game;
 use crate::options::{self, value_error};
-use ayo_env::vec_env::{FirstPlayer, StepOut, VecEnvConfig, AUTORESET_MODE};
+use ayo_env::vec_env::{FirstPlayer, StepOut, VecEnvConfig, VecEnvSnapshot, AUTORESET_MODE};
 use ayo_env::{Action, Rules, Variant};
 use ndarray::{ArrayViewMut1, ArrayViewMut2};
 use numpy::{
@@ -431,6 +431,38 @@ impl VecEnv {
     /// Episodes finished so far in each slot, uint32 `[N]`.
     fn episodes<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u32>> {
         PyArray1::from_iter(py, (0..self.env.num_envs()).map(|i| self.env.episode(i)))
+    }
+
+    /// Restores a pickled env (see `__reduce__`).
+    #[staticmethod]
+    fn _restore(
+        variant: &str,
+        options: Vec<(String, String)>,
+        snapshot: &str,
+        num_threads: usize,
+    ) -> PyResult<Self> {
+        let rules = Variant::new(variant, &options).map_err(value_error)?;
+        let snapshot: VecEnvSnapshot = serde_json::from_str(snapshot)
+            .map_err(|e| PyValueError::new_err(format!("not a pickled ayo.VecEnv: {e}")))?;
+        let env = ayo_env::VecEnv::restore(rules, &snapshot, num_threads).map_err(value_error)?;
+        Ok(VecEnv { env })
+    }
+
+    /// Pickling (and `copy.deepcopy`): the configuration and, per game, the random stream and
+    /// the moves since its start (its last finished game too), replayed on loading, so the copy
+    /// steps exactly as the original would from here on.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<(String, String)>, String, usize))> {
+        let restore = py.get_type::<VecEnv>().getattr("_restore")?;
+        let rules = self.env.rules();
+        let snapshot = serde_json::to_string(&self.env.snapshot()).map_err(value_error)?;
+        Ok((
+            restore,
+            (rules.id(), rules.options(), snapshot, self.env.threads()),
+        ))
     }
 
     fn __len__(&self) -> usize {

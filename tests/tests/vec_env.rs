@@ -369,3 +369,97 @@ fn reset_some_and_per_game_seeds() {
     assert_eq!(sampled[0], sampled[1]);
     assert!(venv.reset_seeds(&[1, 2], &mut buf.view_mut()).is_err());
 }
+
+/// Runs `steps` random steps of `env` (actions from its own streams), returning every buffer.
+fn play_on(e: &mut VecEnv, steps: usize) -> Vec<Buffers> {
+    let mut buf = Buffers::new(e);
+    let mut actions = vec![0; e.num_envs()];
+    let mut out = Vec::new();
+    for _ in 0..steps {
+        e.sample_actions(&mut actions);
+        e.step(&actions, &mut buf.view_mut()).unwrap();
+        out.push(buf.clone());
+    }
+    out
+}
+
+#[test]
+fn a_restored_snapshot_continues_exactly_as_the_original() {
+    for name in VARIANT_NAMES {
+        let config = VecEnvConfig {
+            num_envs: 64,
+            threads: 2,
+            seed: 7,
+            max_plies: Some(60),
+            first: FirstPlayer::Random,
+        };
+        let mut original = VecEnv::from_spec(name, &[], config).unwrap();
+        let mut buf = Buffers::new(&original);
+        original.reset(None, &mut buf.view_mut()).unwrap();
+        // Far enough that games have finished (by the rules and by the ply cap) and others
+        // are in the middle, some restarted by a reset of a few slots.
+        play_on(&mut original, 150);
+        let mask: Vec<bool> = (0..64).map(|i| i % 5 == 0).collect();
+        original.reset_some(&mask, &mut buf.view_mut()).unwrap();
+        play_on(&mut original, 7);
+        assert!(
+            (0..64).any(|i| original.episode(i) > 1),
+            "{name}: games finished"
+        );
+
+        let snapshot = original.snapshot();
+        // Through JSON, as the Python pickle carries it, on one thread.
+        let text = serde_json::to_string(&snapshot).unwrap();
+        let mut restored = VecEnv::restore(
+            name.parse::<Variant>().unwrap(),
+            &serde_json::from_str(&text).unwrap(),
+            1,
+        )
+        .unwrap();
+        let rules = original.rules().clone();
+        for i in 0..64 {
+            assert_eq!(
+                rules.notation(restored.state(i)),
+                rules.notation(original.state(i)),
+                "{name}: game {i}"
+            );
+            assert_eq!(rules.ply(restored.state(i)), rules.ply(original.state(i)));
+            assert_eq!(restored.final_observation(i), original.final_observation(i));
+            assert_eq!(restored.final_returns(i), original.final_returns(i));
+            assert_eq!(restored.episode(i), original.episode(i));
+        }
+        assert_eq!(
+            play_on(&mut restored, 200),
+            play_on(&mut original, 200),
+            "{name}: the restored env plays on exactly as the original"
+        );
+    }
+}
+
+#[test]
+fn a_snapshot_of_other_rules_or_with_an_illegal_move_is_refused() {
+    let mut e = env("oware", 4, 1, Some(100));
+    let mut buf = Buffers::new(&e);
+    e.reset(None, &mut buf.view_mut()).unwrap();
+    play_on(&mut e, 5);
+    let snapshot = e.snapshot();
+    let err = VecEnv::restore("ayo".parse::<Variant>().unwrap(), &snapshot, 1)
+        .err()
+        .expect("other rules are refused");
+    assert!(err.to_string().contains("oware@"), "{err}");
+
+    let mut corrupt = snapshot.clone();
+    // Sowing an empty pit is never legal: the first mover's pit 0 right after he sowed it.
+    corrupt.games[2].moves = vec![0, 0, 0];
+    let err = VecEnv::restore("oware".parse::<Variant>().unwrap(), &corrupt, 1)
+        .err()
+        .expect("an illegal move is refused");
+    assert!(err.to_string().contains("game 2, ply 2"), "{err}");
+
+    let mut short = snapshot;
+    short.games.pop();
+    let err = VecEnv::restore("oware".parse::<Variant>().unwrap(), &short, 1)
+        .err()
+        .expect("a missing game is refused");
+    assert!(err.to_string().contains("3 games"), "{err}");
+}

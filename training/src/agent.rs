@@ -182,6 +182,15 @@ impl Agent for NetAgent {
         self.label.clone()
     }
 
+    /// How far the agent's ChaCha stream (seeded by its seed) has gone, in 32-bit words: with
+    /// the same seed, [`Agent::set_random_state`] puts a new agent at the same point.
+    fn random_state(&self) -> Option<u64> {
+        Some(self.rng.get_word_pos() as u64)
+    }
+    fn set_random_state(&mut self, state: u64) {
+        self.rng.set_word_pos(u128::from(state));
+    }
+
     fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
         if self.movetime.is_some() {
             return self.think(rules, state, Budget::Own, &mut |_| true);

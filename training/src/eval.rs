@@ -48,7 +48,6 @@ pub fn play_match(
         Control::Continue
     })?;
     let mut result = MatchResult::default();
-    let mut different = std::collections::HashSet::new();
     for pair in &pairs {
         result.truncated += pair.truncated;
         for (leg, record) in pair.records.iter().enumerate() {
@@ -68,10 +67,9 @@ pub fn play_match(
                 p if p < 0.5 => result.losses += 1,
                 _ => result.draws += 1,
             }
-            different.insert((leg, record.start.clone(), record.actions.clone()));
         }
     }
-    result.distinct = different.len() as u32;
+    result.distinct = tournament::distinct_games(&pairs) as u32;
     Ok(result)
 }
 

@@ -4,7 +4,7 @@
 
 use crate::agent::Agent;
 use crate::arena::rating::{CrossTable, GamePair, Ratings, Sprt, SprtDecision, Wdl};
-use crate::arena::tournament::PlayedPair;
+use crate::arena::tournament::{self, PlayedPair};
 use crate::variant::Variant;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -42,6 +42,8 @@ pub struct CrossRow {
     pub as_north: Wdl,
     /// Pairs scoring 0, ½, 1, 1½, 2 points (LL, LD, DD+WL, WD, WW).
     pub pentanomial: [u32; 5],
+    /// Different games of this pairing ([`tournament::distinct_games`]).
+    pub distinct: usize,
 }
 
 #[derive(Serialize)]
@@ -65,6 +67,8 @@ pub struct Report {
     pub pairs: usize,
     pub games: usize,
     pub truncated_games: u32,
+    /// Different games among them ([`tournament::distinct_games`]).
+    pub distinct_games: usize,
     pub opening_plies: u32,
     pub seed: u64,
     pub seconds: f64,
@@ -121,6 +125,10 @@ pub fn build(
                     as_south: table.seats[i][j][0],
                     as_north: table.seats[i][j][1],
                     pentanomial: table.pentanomial[i][j].counts,
+                    distinct: tournament::distinct_games(played.iter().filter(|p| {
+                        let (a, b) = (p.result.a, p.result.b);
+                        (a, b) == (i, j) || (a, b) == (j, i)
+                    })),
                 });
             }
         }
@@ -133,6 +141,7 @@ pub fn build(
         pairs: played.len(),
         games: 2 * played.len(),
         truncated_games: played.iter().map(|p| p.truncated).sum(),
+        distinct_games: tournament::distinct_games(played),
         opening_plies,
         seed,
         seconds,
@@ -149,8 +158,8 @@ pub fn render(r: &Report) -> String {
     let width = r.players.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
     let _ = writeln!(
         s,
-        "{} — {} games in {} pairs ({} plies of random opening), {:.1} s; Elo anchored on {}",
-        r.variant, r.games, r.pairs, r.opening_plies, r.seconds, r.anchor
+        "{} — {} games in {} pairs ({} plies of random opening, {} distinct games), {:.1} s; Elo anchored on {}",
+        r.variant, r.games, r.pairs, r.opening_plies, r.distinct_games, r.seconds, r.anchor
     );
     if r.truncated_games > 0 {
         let _ = writeln!(
@@ -209,7 +218,7 @@ pub fn render(r: &Report) -> String {
     }
     let _ = writeln!(
         s,
-        "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW):"
+        "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW; distinct games):"
     );
     for row in r.crosstable.iter().filter(|row| {
         let i = r.players.iter().position(|n| *n == row.player).unwrap_or(0);
@@ -223,7 +232,7 @@ pub fn render(r: &Report) -> String {
         let p = row.pentanomial;
         let _ = writeln!(
             s,
-            "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}",
+            "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}  distinct {}",
             row.player,
             row.opponent,
             row.as_south.to_string(),
@@ -232,7 +241,8 @@ pub fn render(r: &Report) -> String {
             p[1],
             p[2],
             p[3],
-            p[4]
+            p[4],
+            row.distinct
         );
     }
     if let Some(t) = &r.sprt {
@@ -283,13 +293,13 @@ pub fn write(out: &Path, r: &Report) -> Result<(), ReportError> {
     }
     write("ratings.csv", csv)?;
     let mut csv = String::from(
-        "player,opponent,south_w,south_d,south_l,north_w,north_d,north_l,pairs_ll,pairs_ld,pairs_dd_wl,pairs_wd,pairs_ww\n",
+        "player,opponent,south_w,south_d,south_l,north_w,north_d,north_l,pairs_ll,pairs_ld,pairs_dd_wl,pairs_wd,pairs_ww,distinct\n",
     );
     for row in &r.crosstable {
         let (s, n, p) = (row.as_south, row.as_north, row.pentanomial);
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.player),
             quote(&row.opponent),
             s.wins,
@@ -302,7 +312,8 @@ pub fn write(out: &Path, r: &Report) -> Result<(), ReportError> {
             p[1],
             p[2],
             p[3],
-            p[4]
+            p[4],
+            row.distinct
         );
     }
     write("crosstable.csv", csv)?;

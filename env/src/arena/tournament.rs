@@ -114,6 +114,19 @@ pub struct PlayedPair {
     pub truncated: u32,
 }
 
+/// Different games among `pairs`, identical ones (same seat order, same start, same moves)
+/// counted once: how much the openings and the agents' randomness varied the games (two
+/// deterministic agents from too few openings replay the same game).
+pub fn distinct_games<'a>(pairs: impl IntoIterator<Item = &'a PlayedPair>) -> usize {
+    let mut different = std::collections::HashSet::new();
+    for pair in pairs {
+        for (leg, record) in pair.records.iter().enumerate() {
+            different.insert((leg, &record.seats, &record.start, &record.actions));
+        }
+    }
+    different.len()
+}
+
 /// What the caller of [`play`] wants after each finished pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {

@@ -53,6 +53,11 @@ pub struct Args {
     /// With --run: the most checkpoints to rate (evenly spaced, always with the last).
     #[arg(long, default_value_t = 8)]
     checkpoints: usize,
+    /// Start each pair's opening from the variant's varied starts (the round-based variants: a
+    /// later round with unequal house ownership, as training and `ayo train --evaluate` do)
+    /// instead of the start position.
+    #[arg(long)]
+    varied_starts: bool,
     /// Games in flight at once.
     #[arg(long, default_value_t = 256)]
     concurrency: usize,
@@ -125,7 +130,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         concurrency: a.concurrency,
         seed: a.seed,
         detail: false,
-        varied_starts: false,
+        varied_starts: a.varied_starts,
     };
     let games_dir = match (&a.out, a.no_records) {
         (Some(out), false) => {
