@@ -68,6 +68,37 @@ def main():
             f"| `{v}` | `{ckpt}` | {minutes:.0f} min, {meta['positions'] / 1e6:.1f} M positions | {wdl(m)} | {wdl(a)} | {distinct} | {whole} | [`experiments/{run_name}/`](experiments/{run_name}/) |"
         )
     print("\n".join(out))
+    print()
+    print(ceiling_table())
+
+
+def ceiling_table():
+    """What a much stronger searcher reaches under the same protocol (scripts/ceiling.sh)."""
+    out = ["| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",
+           "|---|---|---|---|---|"]
+    for v in VARIANTS:
+        path = ROOT / "experiments" / "ceiling" / v / "crosstable.csv"
+        if not path.is_file():
+            continue
+        with path.open() as f:
+            table = list(csv.DictReader(f))
+        strong = table[0]["player"]
+        cells, pairs = [], []
+        for opponent in ("mcts:1000", "alphabeta:6"):
+            r = next((r for r in table if r["player"] == strong and r["opponent"] == opponent), None)
+            if r is None:
+                cells.append("—")
+                continue
+            w = int(r["south_w"]) + int(r["north_w"])
+            d = int(r["south_d"]) + int(r["north_d"])
+            l = int(r["south_l"]) + int(r["north_l"])
+            g = w + d + l
+            cells.append(f"{w}-{d}-{l} ({100 * w / g:.1f} % wins, score {100 * (w + d / 2) / g:.1f} %)")
+            won = int(r["pairs_ww"])
+            lost = int(r["pairs_ll"])
+            pairs.append(f"{won} / {g // 2 - won - lost} / {lost}")
+        out.append(f"| `{v}` | `{strong}` | {cells[0]} | {cells[1]} | {' and '.join(pairs)} |")
+    return "\n".join(out)
 
 
 if __name__ == "__main__":
