@@ -6,7 +6,7 @@
 # it stays far below 90 % / 60 %, the openings (or the houses) decide most games, whoever
 # plays them.
 #
-#   bash scripts/ceiling.sh ncho adi jerin jodu yao      # → experiments/ceiling/<variant>/
+#   bash scripts/ceiling.sh ncho adi jerin jodu      # → experiments/ceiling/<variant>/
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"

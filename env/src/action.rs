@@ -9,7 +9,9 @@
 pub type Action = u8;
 
 /// A set of actions as a bit mask: bit `a` is set when action `a` is legal.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct ActionMask(pub u64);
 
 impl ActionMask {

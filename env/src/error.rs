@@ -39,6 +39,8 @@ pub enum ParseError {
     },
     #[error("bad notation {text:?}: {reason}")]
     Notation { text: String, reason: String },
+    #[error("not a position of {variant}: {reason}")]
+    State { variant: String, reason: String },
 }
 
 /// A game record that cannot be replayed.

@@ -143,9 +143,55 @@ impl PartialEq for Repetition {
 
 impl Eq for Repetition {}
 
+/// Written as the remembered keys, oldest first.
+impl serde::Serialize for Repetition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.keys())
+    }
+}
+
+/// Read from the keys, oldest first; a key twice is refused (the game would have ended at its
+/// recurrence).
+impl<'de> serde::Deserialize<'de> for Repetition {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let keys = Vec::<u128>::deserialize(deserializer)?;
+        let mut memory = Repetition::default();
+        for key in keys {
+            if memory.recurs(key) {
+                return Err(serde::de::Error::custom(format!(
+                    "position key {key:#x} remembered twice"
+                )));
+            }
+        }
+        Ok(memory)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serialises_as_its_keys_and_reads_back_the_same_memory() {
+        // 40 distinct keys: two spilled blocks and 8 inline, all with u128 bits past 64.
+        let mut r = Repetition::default();
+        r.restart(1 << 100);
+        for k in 1..40u128 {
+            assert!(!r.recurs(k << 70 | k));
+        }
+        let json = serde_json::to_string(&r).unwrap();
+        let back: Repetition = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.len(), 40);
+        // The read memory still decides recurrences, in every block.
+        let mut back = back;
+        assert!(back.recurs(1 << 100) && back.recurs(3 << 70 | 3) && back.recurs(39 << 70 | 39));
+        assert!(!back.recurs(12345));
+
+        let twice = format!("[{}, 7, {}]", 1u128 << 100, 1u128 << 100);
+        let err = serde_json::from_str::<Repetition>(&twice).unwrap_err();
+        assert!(err.to_string().contains("remembered twice"), "{err}");
+    }
 
     /// The rule read literally: a list of every key since the restart.
     fn reference(keys: &[u128]) -> Vec<bool> {

@@ -22,14 +22,20 @@ macro_rules! variants {
         #[derive(Clone, Debug, PartialEq)]
         pub enum Variant { $($name($rules),)* }
 
-        /// The state of a game of some [`Variant`].
-        #[derive(Clone, Debug, PartialEq)]
+        /// The state of a game of some [`Variant`] (serialisable: the exact position, history
+        /// included, for snapshots of a vectorised env; see [`Variant::check_state`]).
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
         pub enum VariantState { $($name($state),)* }
 
         /// The names of every variant, in the order of the README's table.
         pub const VARIANT_NAMES: &[&str] = &[$($text,)*];
 
         impl Variant {
+            /// Whether `s` is a state of this preset (of its enum case).
+            pub fn owns(&self, s: &VariantState) -> bool {
+                matches!((self, s), $((Variant::$name(_), VariantState::$name(_)))|*)
+            }
+
             /// The preset `name` with its default options.
             pub fn by_name(name: &str) -> Result<Variant, ParseError> {
                 match name {
@@ -78,6 +84,35 @@ variants! {
 }
 
 impl Variant {
+    /// Checks a state that came from outside (a snapshot): it is one of this preset's, it
+    /// holds the seeds of a game of it, and its notation, parsed again, gives the same board,
+    /// player to move, end and legal moves — the cached fields agree with the position.
+    pub fn check_state(&self, s: &VariantState) -> Result<(), ParseError> {
+        let refuse = |reason: String| ParseError::State {
+            variant: self.id(),
+            reason,
+        };
+        if !self.owns(s) {
+            return Err(refuse(format!("a state of another variant: {s:?}")));
+        }
+        let seeds = self.snapshot(s).total();
+        let expected = self.snapshot(&self.start(Player::South)).total();
+        if seeds != expected {
+            return Err(refuse(format!("{seeds} seeds, a game has {expected}")));
+        }
+        let text = self.notation(s);
+        let again = self.parse_notation(&text)?;
+        let same = self.snapshot(&again) == self.snapshot(s)
+            && self.to_play(&again) == self.to_play(s)
+            && (self.is_terminal(s) || self.legal_mask(&again) == self.legal_mask(s));
+        if !same {
+            return Err(refuse(format!(
+                "its cached player to move, end or legal moves disagree with its position {text:?}"
+            )));
+        }
+        Ok(())
+    }
+
     /// Parses `name` or `name@version` and applies `key=value` options.
     pub fn new(spec: &str, options: &[(String, String)]) -> Result<Variant, ParseError> {
         let mut v: Variant = spec.parse()?;

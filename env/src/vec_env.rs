@@ -67,7 +67,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::rng::Rng;
 use crate::rules::Rules;
-use crate::variant::Variant;
+use crate::variant::{Variant, VariantState};
 use ndarray::{Array1, Array2, ArrayView2, ArrayViewMut1, ArrayViewMut2};
 use rayon::prelude::*;
 use thiserror::Error;
@@ -218,22 +218,16 @@ pub struct VecEnv<R: Rules = Variant> {
     /// The seed of each game's random streams (the config's, unless a reset gave one per game).
     seeds: Vec<u64>,
     rngs: Vec<Rng>,
-    /// How each live game began (its first player) and the actions played in it since: with
-    /// the rules, all that [`VecEnv::snapshot`] needs to rebuild the position exactly.
-    firsts: Vec<Player>,
-    moves: Vec<Vec<Action>>,
     final_states: Vec<Option<R::State>>,
-    /// The same of each slot's last finished game.
-    final_firsts: Vec<Player>,
-    final_moves: Vec<Vec<Action>>,
     final_obs: Vec<f32>,
     final_returns: Vec<[f32; 2]>,
 }
 
-/// Everything a [`VecEnv`] is, as plain data (`serde`): its configuration, and per game the
-/// random stream's state and each position as the moves from its start. Positions are replayed
-/// on [`VecEnv::restore`], so a restored env has the same histories (repetitions, ply counts)
-/// and continues exactly as the original would. Python's pickling of `ayo.VecEnv` uses it.
+/// Everything a [`VecEnv`] of a [`Variant`] is, as plain data (`serde`): its configuration and,
+/// per game, the random stream's state and the live and last finished positions themselves
+/// (states are fixed-size values with their repetition memory, so they are written exactly).
+/// [`VecEnv::restore`] checks every position against the rules before using it, so a restored
+/// env continues exactly as the original would. Python's pickling of `ayo.VecEnv` uses it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct VecEnvSnapshot {
     /// `name@version` of the rules, checked on restore.
@@ -248,10 +242,9 @@ pub struct GameSnapshot {
     pub seed: u64,
     pub episode: u32,
     pub rng: u64,
-    pub first: Player,
-    pub moves: Vec<Action>,
-    /// The last finished game: its first player and moves.
-    pub last: Option<(Player, Vec<Action>)>,
+    pub state: VariantState,
+    /// The slot's last finished game (terminated or truncated), if any.
+    pub last: Option<VariantState>,
 }
 
 /// One task's share of every per-game array: games `start .. start + states.len()`.
@@ -261,11 +254,7 @@ struct Chunk<'a, S> {
     episodes: &'a mut [u32],
     seeds: &'a [u64],
     rngs: &'a mut [Rng],
-    firsts: &'a mut [Player],
-    moves: &'a mut [Vec<Action>],
     final_states: &'a mut [Option<S>],
-    final_firsts: &'a mut [Player],
-    final_moves: &'a mut [Vec<Action>],
     final_obs: &'a mut [f32],
     final_returns: &'a mut [[f32; 2]],
     actions: &'a [Action],
@@ -287,6 +276,81 @@ impl VecEnv<Variant> {
         config: VecEnvConfig,
     ) -> Result<Self, VecEnvError> {
         VecEnv::new(Variant::new(spec, options)?, config)
+    }
+}
+
+impl VecEnv<Variant> {
+    /// The env as plain data, for [`VecEnv::restore`] (pickling, checkpoints of an env).
+    pub fn snapshot(&self) -> VecEnvSnapshot {
+        let games = (0..self.num_envs())
+            .map(|i| GameSnapshot {
+                seed: self.seeds[i],
+                episode: self.episodes[i],
+                rng: self.rngs[i].state(),
+                state: self.states[i].clone(),
+                last: self.final_states[i].clone(),
+            })
+            .collect();
+        VecEnvSnapshot {
+            variant: self.rules.id(),
+            config: self.config.clone(),
+            games,
+        }
+    }
+
+    /// The env that [`VecEnv::snapshot`] described, with `threads` worker threads (0: one per
+    /// core). Refused, naming what is wrong: a snapshot of other rules or another number of
+    /// games, or a position that the rules do not agree with (another variant's state, a
+    /// position its own notation does not reproduce with the same board, player to move and
+    /// legal moves).
+    pub fn restore(
+        rules: Variant,
+        snapshot: &VecEnvSnapshot,
+        threads: usize,
+    ) -> Result<Self, VecEnvError> {
+        let refuse = |reason: String| VecEnvError::Config {
+            reason: format!("cannot restore the env: {reason}"),
+        };
+        if snapshot.variant != rules.id() {
+            return Err(refuse(format!(
+                "the snapshot is of {}, the rules are {}",
+                snapshot.variant,
+                rules.id()
+            )));
+        }
+        if snapshot.games.len() != snapshot.config.num_envs {
+            return Err(refuse(format!(
+                "{} games in a snapshot of num_envs = {}",
+                snapshot.games.len(),
+                snapshot.config.num_envs
+            )));
+        }
+        let check = |i: usize, s: &VariantState| {
+            rules
+                .check_state(s)
+                .map_err(|e| refuse(format!("game {i}: {e}")))
+        };
+        let config = VecEnvConfig {
+            threads,
+            ..snapshot.config.clone()
+        };
+        let mut env = VecEnv::new(rules.clone(), config)?;
+        let obs_len = env.observation_len();
+        for (i, g) in snapshot.games.iter().enumerate() {
+            check(i, &g.state)?;
+            env.seeds[i] = g.seed;
+            env.episodes[i] = g.episode;
+            env.rngs[i] = Rng::from_state(g.rng);
+            env.states[i] = g.state.clone();
+            if let Some(last) = &g.last {
+                check(i, last)?;
+                let out = &mut env.final_obs[i * obs_len..(i + 1) * obs_len];
+                env.rules.observe(last, out);
+                env.final_returns[i] = env.rules.returns(last);
+                env.final_states[i] = Some(last.clone());
+            }
+        }
+        Ok(env)
     }
 }
 
@@ -318,11 +382,7 @@ impl<R: Rules> VecEnv<R> {
             episodes: vec![0; n],
             seeds: vec![config.seed; n],
             rngs: vec![Rng::new(0); n],
-            firsts: vec![Player::South; n],
-            moves: vec![Vec::new(); n],
             final_states: vec![None; n],
-            final_firsts: vec![Player::South; n],
-            final_moves: vec![Vec::new(); n],
             final_obs: vec![0.0; n * obs_len],
             final_returns: vec![[0.0; 2]; n],
             rules,
@@ -340,10 +400,7 @@ impl<R: Rules> VecEnv<R> {
             self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, 0]);
             let first = first_player(self.config.first, i, 0, &mut self.rngs[i]);
             self.states.push(self.rules.start(first));
-            self.firsts[i] = first;
-            self.moves[i].clear();
             self.final_states[i] = None;
-            self.final_moves[i].clear();
             self.final_returns[i] = [0.0; 2];
         }
         self.final_obs.fill(0.0);
@@ -356,8 +413,6 @@ impl<R: Rules> VecEnv<R> {
         self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, episode as u64]);
         let first = first_player(self.config.first, i, episode, &mut self.rngs[i]);
         self.states[i] = self.rules.start(first);
-        self.firsts[i] = first;
-        self.moves[i].clear();
     }
 
     /// Starts every game afresh (with `seed` if given) and writes the first observations,
@@ -549,11 +604,7 @@ impl<R: Rules> VecEnv<R> {
         let mut states = self.states.as_mut_slice();
         let mut episodes = self.episodes.as_mut_slice();
         let mut rngs = self.rngs.as_mut_slice();
-        let mut firsts = self.firsts.as_mut_slice();
-        let mut moves = self.moves.as_mut_slice();
         let mut final_states = self.final_states.as_mut_slice();
-        let mut final_firsts = self.final_firsts.as_mut_slice();
-        let mut final_moves = self.final_moves.as_mut_slice();
         let mut final_obs = self.final_obs.as_mut_slice();
         let mut final_returns = self.final_returns.as_mut_slice();
 
@@ -571,11 +622,7 @@ impl<R: Rules> VecEnv<R> {
                     head
                 },
                 rngs: take(&mut rngs, len),
-                firsts: take(&mut firsts, len),
-                moves: take(&mut moves, len),
                 final_states: take(&mut final_states, len),
-                final_firsts: take(&mut final_firsts, len),
-                final_moves: take(&mut final_moves, len),
                 final_obs: take(&mut final_obs, len * obs_len),
                 final_returns: take(&mut final_returns, len),
                 actions: if acts.is_empty() {
@@ -681,88 +728,6 @@ impl<R: Rules> VecEnv<R> {
     pub fn final_returns(&self, i: usize) -> [f32; 2] {
         self.final_returns[i]
     }
-
-    /// The env as plain data, for [`VecEnv::restore`] (pickling, checkpoints of an env).
-    pub fn snapshot(&self) -> VecEnvSnapshot {
-        let games = (0..self.num_envs())
-            .map(|i| GameSnapshot {
-                seed: self.seeds[i],
-                episode: self.episodes[i],
-                rng: self.rngs[i].state(),
-                first: self.firsts[i],
-                moves: self.moves[i].clone(),
-                last: self.final_states[i]
-                    .is_some()
-                    .then(|| (self.final_firsts[i], self.final_moves[i].clone())),
-            })
-            .collect();
-        VecEnvSnapshot {
-            variant: self.rules.id(),
-            config: self.config.clone(),
-            games,
-        }
-    }
-
-    /// The env that [`VecEnv::snapshot`] described, with `threads` worker threads (0: one per
-    /// core): every position replayed from its start. A snapshot of other rules, of another
-    /// number of games, or with a move that is not legal where it stands is refused, naming
-    /// what is wrong.
-    pub fn restore(
-        rules: R,
-        snapshot: &VecEnvSnapshot,
-        threads: usize,
-    ) -> Result<Self, VecEnvError> {
-        let refuse = |reason: String| VecEnvError::Config {
-            reason: format!("cannot restore the env: {reason}"),
-        };
-        if snapshot.variant != rules.id() {
-            return Err(refuse(format!(
-                "the snapshot is of {}, the rules are {}",
-                snapshot.variant,
-                rules.id()
-            )));
-        }
-        if snapshot.games.len() != snapshot.config.num_envs {
-            return Err(refuse(format!(
-                "{} games in a snapshot of num_envs = {}",
-                snapshot.games.len(),
-                snapshot.config.num_envs
-            )));
-        }
-        let config = VecEnvConfig {
-            threads,
-            ..snapshot.config.clone()
-        };
-        let mut env = VecEnv::new(rules, config)?;
-        let replay = |rules: &R, i: usize, first: Player, moves: &[Action]| {
-            let mut s = rules.start(first);
-            for (ply, &a) in moves.iter().enumerate() {
-                rules
-                    .play(&mut s, a)
-                    .map_err(|e| refuse(format!("game {i}, ply {ply}: {e}")))?;
-            }
-            Ok::<_, VecEnvError>(s)
-        };
-        let obs_len = env.observation_len();
-        for (i, g) in snapshot.games.iter().enumerate() {
-            env.seeds[i] = g.seed;
-            env.episodes[i] = g.episode;
-            env.rngs[i] = Rng::from_state(g.rng);
-            env.states[i] = replay(&env.rules, i, g.first, &g.moves)?;
-            env.firsts[i] = g.first;
-            env.moves[i] = g.moves.clone();
-            if let Some((first, moves)) = &g.last {
-                let last = replay(&env.rules, i, *first, moves)?;
-                env.rules
-                    .observe(&last, &mut env.final_obs[i * obs_len..(i + 1) * obs_len]);
-                env.final_returns[i] = env.rules.returns(&last);
-                env.final_states[i] = Some(last);
-                env.final_firsts[i] = *first;
-                env.final_moves[i] = moves.clone();
-            }
-        }
-        Ok(env)
-    }
 }
 
 /// Splits the first `n` items off `rest`.
@@ -790,7 +755,6 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
         let (mut term, mut trunc) = (false, false);
         if play && (c.active.is_empty() || c.active[j]) {
             rules.play_unchecked(s, c.actions[j]);
-            c.moves[j].push(c.actions[j]);
             if rules.to_play(s).is_none() {
                 term = true;
                 reward = rules.returns(s);
@@ -806,9 +770,6 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
                 c.rngs[j] = Rng::stream(c.seeds[j], &[game as u64, episode as u64]);
                 let first = first_player(config.first, game, episode, &mut c.rngs[j]);
                 c.final_states[j] = Some(std::mem::replace(s, rules.start(first)));
-                std::mem::swap(&mut c.moves[j], &mut c.final_moves[j]);
-                c.moves[j].clear();
-                c.final_firsts[j] = std::mem::replace(&mut c.firsts[j], first);
             }
         }
         c.rewards[2 * j] = reward[0];

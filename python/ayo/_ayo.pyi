@@ -157,9 +157,9 @@ class VecEnv:
     def episodes(self) -> npt.NDArray[np.uint32]: ...
     @staticmethod
     def _restore(variant: str, options: list[tuple[str, str]], snapshot: str, num_threads: int) -> VecEnv:
-        """Unpickling: every game replayed from its start, every random stream where it was."""
+        """Unpickling: every game's position (checked against the rules) and random stream."""
     def __reduce__(self) -> tuple[Any, tuple[str, list[tuple[str, str]], str, int]]:
-        """Pickles the env by its configuration and each game's moves and random state."""
+        """Pickles the env by its configuration and each game's position and random state."""
     def __len__(self) -> int: ...
 
 class Agent:

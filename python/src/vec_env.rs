@@ -448,9 +448,10 @@ impl VecEnv {
         Ok(VecEnv { env })
     }
 
-    /// Pickling (and `copy.deepcopy`): the configuration and, per game, the random stream and
-    /// the moves since its start (its last finished game too), replayed on loading, so the copy
-    /// steps exactly as the original would from here on.
+    /// Pickling (and `copy.deepcopy`): the configuration and, per game, the random stream, the
+    /// position with its repetition memory and the last finished game (`VecEnv::snapshot`),
+    /// each position checked against the rules on loading, so the copy steps exactly as the
+    /// original would from here on.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         &self,

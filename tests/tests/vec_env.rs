@@ -1,6 +1,7 @@
 //! The vectorised environment against N scalar games, and its contract: auto-reset, truncation,
 //! illegal actions, final observations, thread determinism.
 
+use ayo_env::vec_env::VecEnvSnapshot;
 use ayo_env::vec_env::AUTORESET_MODE;
 use ayo_env::{
     Action, Buffers, FirstPlayer, Player, Rules, Variant, VecEnv, VecEnvConfig, VecEnvError,
@@ -437,29 +438,63 @@ fn a_restored_snapshot_continues_exactly_as_the_original() {
 }
 
 #[test]
-fn a_snapshot_of_other_rules_or_with_an_illegal_move_is_refused() {
+fn a_snapshot_of_other_rules_or_with_a_false_position_is_refused() {
     let mut e = env("oware", 4, 1, Some(100));
     let mut buf = Buffers::new(&e);
     e.reset(None, &mut buf.view_mut()).unwrap();
     play_on(&mut e, 5);
     let snapshot = e.snapshot();
-    let err = VecEnv::restore("ayo".parse::<Variant>().unwrap(), &snapshot, 1)
-        .err()
-        .expect("other rules are refused");
-    assert!(err.to_string().contains("oware@"), "{err}");
+    let oware = || "oware".parse::<Variant>().unwrap();
+    let refused = |s: &VecEnvSnapshot, rules: Variant| {
+        VecEnv::restore(rules, s, 1)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    assert!(refused(&snapshot, "ayo".parse().unwrap()).contains("the snapshot is of oware@"));
 
-    let mut corrupt = snapshot.clone();
-    // Sowing an empty pit is never legal: the first mover's pit 0 right after he sowed it.
-    corrupt.games[2].moves = vec![0, 0, 0];
-    let err = VecEnv::restore("oware".parse::<Variant>().unwrap(), &corrupt, 1)
-        .err()
-        .expect("an illegal move is refused");
-    assert!(err.to_string().contains("game 2, ply 2"), "{err}");
+    // The snapshot as JSON text, one game's part edited the way a corrupt file could be (as
+    // text: the repetition keys are 128-bit numbers, beyond serde_json::Value).
+    let edited = |game: usize, edit: &dyn Fn(&str) -> String| {
+        let text = serde_json::to_string(&snapshot).unwrap();
+        let part = serde_json::to_string(&snapshot.games[game]).unwrap();
+        let text = text.replacen(&part, &edit(&part), 1);
+        serde_json::from_str::<VecEnvSnapshot>(&text).unwrap()
+    };
+    let one_seed_more = edited(2, &|g| {
+        let (head, tail) = g.split_once("\"pits\":[").unwrap();
+        let (first, rest) = tail.split_once(',').unwrap();
+        let first: u32 = first.parse().unwrap();
+        format!("{head}\"pits\":[{},{rest}", first + 1)
+    });
+    let err = refused(&one_seed_more, oware());
+    assert!(err.contains("game 2") && err.contains("49 seeds"), "{err}");
+
+    let no_legal_moves = edited(1, &|g| {
+        let (head, tail) = g.split_once("\"legal\":").unwrap();
+        let (_, rest) = tail.split_once(',').unwrap();
+        format!("{head}\"legal\":0,{rest}")
+    });
+    let err = refused(&no_legal_moves, oware());
+    assert!(
+        err.contains("game 1") && err.contains("legal moves disagree"),
+        "{err}"
+    );
+
+    let other_variant = edited(3, &|g| {
+        let ayo = "ayo".parse::<Variant>().unwrap().start(Player::South);
+        let (head, tail) = g.split_once("\"state\":").unwrap();
+        let (_, rest) = tail.split_once(",\"last\"").unwrap();
+        let ayo = serde_json::to_string(&ayo).unwrap();
+        format!("{head}\"state\":{ayo},\"last\"{rest}")
+    });
+    let err = refused(&other_variant, oware());
+    assert!(
+        err.contains("game 3") && err.contains("another variant"),
+        "{err}"
+    );
 
     let mut short = snapshot;
     short.games.pop();
-    let err = VecEnv::restore("oware".parse::<Variant>().unwrap(), &short, 1)
-        .err()
-        .expect("a missing game is refused");
-    assert!(err.to_string().contains("3 games"), "{err}");
+    assert!(refused(&short, oware()).contains("3 games"));
 }

@@ -40,7 +40,7 @@ impl Default for Ayo {
 }
 
 /// A game of `ayo`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AyoState {
     pub position: Position,
     pub over: bool,

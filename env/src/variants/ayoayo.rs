@@ -37,7 +37,7 @@ impl Default for Ayoayo {
 }
 
 /// A game of `ayoayo`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AyoayoState {
     pub position: Position,
     /// Whether each player has used his odu.

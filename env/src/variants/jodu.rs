@@ -27,7 +27,7 @@ use crate::variants::two_row::Position;
 pub struct Jodu;
 
 /// A game of `jodu`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JoduState {
     pub position: Position,
     pub over: bool,

@@ -31,7 +31,7 @@ impl Default for Oware {
 }
 
 /// A game of `oware`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OwareState {
     pub position: Position,
     pub over: bool,

@@ -8,7 +8,7 @@ use crate::rng::mix;
 use crate::rules::Snapshot;
 
 /// A 2 × 6 position with stores. `stores[p]` are the seeds player `p` has taken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Position {
     pub pits: Pits,
     pub stores: [u8; 2],

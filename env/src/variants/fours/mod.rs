@@ -167,7 +167,7 @@ pub struct Fours<V> {
 /// A position of a fours variant: the seeds, the owner of each house this round, the groups
 /// each player took this round, the player to move, the round. Given unvalidated (public
 /// fields), [`Fours::begin`] makes the live state of it, which carries it as its `position`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FoursSetup {
     pub pits: Pits,
     pub owner: [Player; PITS],
@@ -188,7 +188,7 @@ pub struct FoursSetup {
 /// ` opening` while the two-house opening is due): the seeds of pits 0..12, the groups each
 /// player took this round, the player to move, the owner (0 or 1) of pits 0..12 as 12 digits,
 /// the round number and the player who started the round. Pits and groups hold 48 seeds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FoursState {
     /// The position: seeds, house owners, groups, the player to move, the round.
     pub position: FoursSetup,

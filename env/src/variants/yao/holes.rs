@@ -23,7 +23,7 @@ const ROW_ONES: u64 = u64::from_le_bytes([1; 8]);
 const ROW_HIGH: u64 = ROW_ONES << 7;
 
 /// The two ways round a player's circuit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Dir {
     /// Lane + 1: rightwards in the front row, leftwards in the back row.
     Clockwise,
@@ -59,7 +59,9 @@ pub const fn back_lane(b: usize) -> usize {
 }
 
 /// One player's 16 holes; lane `i` holds the men of loop position `i`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct Holes(pub u128);
 
 impl Holes {

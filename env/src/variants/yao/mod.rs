@@ -136,7 +136,7 @@ impl Default for Yao {
 }
 
 /// Everything on the board and in the hands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Board {
     /// Each player's 16 holes, indexed by player.
     pub holes: [Holes; 2],
@@ -296,7 +296,7 @@ impl Board {
 }
 
 /// The decision the player to move faces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Decision {
     /// A new turn: where to add or spread, and which way (actions 0–31).
     Begin,
@@ -306,7 +306,7 @@ pub enum Decision {
 }
 
 /// Whether the game goes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     Live,
     Won(Player),
@@ -315,7 +315,7 @@ pub enum Status {
 }
 
 /// A game of `yao`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct YaoState {
     pub board: Board,
     /// The player to move (or who would move, once the game is over).
