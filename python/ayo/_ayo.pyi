@@ -192,6 +192,8 @@ class Net:
     @staticmethod
     def load(path: str | os.PathLike[str]) -> Net:
         """Reads a checkpoint (``.ot``); ``ValueError`` for a damaged file."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickles the network by its checkpoint's path (read again on loading)."""
     @property
     def variant(self) -> str: ...
     @property

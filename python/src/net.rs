@@ -32,6 +32,13 @@ impl Net {
         Ok(Net { net, meta, path })
     }
 
+    /// Pickling (and `copy.deepcopy`): by its checkpoint's path, read again on loading (as a
+    /// checkpoint `ayo.Agent` is pickled by its spec), so the file must be there.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (PathBuf,))> {
+        let load = py.get_type::<Net>().getattr("load")?;
+        Ok((load, (self.path.clone(),)))
+    }
+
     /// `"name@version"` of the variant it was trained for.
     #[getter]
     fn variant(&self) -> String {

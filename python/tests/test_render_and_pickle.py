@@ -168,3 +168,13 @@ def test_a_checkpoint_agent_pickles_with_its_random_stream():
     g2 = pickle.loads(pickle.dumps(game))
     assert play(g2, copy_, 10) == play(game, agent, 10)
     assert copy_.__reduce__()[1][2] == agent.__reduce__()[1][2]
+
+
+def test_a_pickled_net_evaluates_as_the_original():
+    net = ayo.Net.load(REPO / "models" / "oware" / "oware-levels-1h.ot")
+    env = ayo.VecEnv("oware", 16, seed=2)
+    obs, _ = env.reset()
+    for copy_ in (pickle.loads(pickle.dumps(net)), copy.deepcopy(net)):
+        assert copy_.variant == net.variant and copy_.step == net.step
+        for ours, theirs in zip(net.evaluate(obs), copy_.evaluate(obs)):
+            np.testing.assert_array_equal(ours, theirs)
