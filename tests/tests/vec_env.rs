@@ -24,13 +24,8 @@ fn run(name: &str, threads: usize, steps: usize) -> Vec<Buffers> {
     let mut e = env(name, 300, threads, Some(150));
     let mut buf = Buffers::new(&e);
     e.reset(None, &mut buf.view_mut()).unwrap();
-    let mut out = vec![buf.clone()];
-    let mut actions = vec![0; e.num_envs()];
-    for _ in 0..steps {
-        e.sample_actions(&mut actions);
-        e.step(&actions, &mut buf.view_mut()).unwrap();
-        out.push(buf.clone());
-    }
+    let mut out = vec![buf];
+    out.extend(play_on(&mut e, steps));
     out
 }
 
