@@ -4,8 +4,10 @@
 #   final.csv                the run's last checkpoint, GAMES games against each baseline
 #   match.csv                (round-based variants) the same network playing whole matches
 #                            against MATCH_AGAINST (alphabeta:6: a match of mcts:1000 costs ~30 CPU-s)
-# Games are played in seat-swapped pairs from shared 4-ply random openings and, for round-based
-# variants, from varied starting ownerships (`ayo train --evaluate`, the tournament's driver).
+# Games are played in seat-swapped pairs from shared 4-ply random openings (8 for yao, whose
+# first plies have few legal moves: with 4, two deterministic players replayed the same game in
+# 73 of 200) and, for round-based variants, from varied starting ownerships (`ayo train
+# --evaluate`, the tournament's driver).
 #
 #   bash scripts/evaluate-run.sh experiments/ncho-1h
 set -euo pipefail
@@ -19,18 +21,22 @@ MATCH_GAMES="${MATCH_GAMES:-40}"
 SIMS="${SIMS:-32}"
 
 variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
+case "$variant" in
+    yao) PLIES="${PLIES:-8}" ;;
+    *) PLIES="${PLIES:-4}" ;;
+esac
 echo "== $RUN ($variant): learning curve =="
 "$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" \
-    --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" \
+    --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
     --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
 echo "== $RUN: final strength, $GAMES games against each of $AGAINST =="
 "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" \
-    --eval-games "$GAMES" --eval-simulations "$SIMS" | tee "$RUN/final.csv"
+    --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
         "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$MATCH_AGAINST" \
             --play-options episode=match --max-plies 5000 \
-            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" | tee "$RUN/match.csv"
+            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/match.csv"
         ;;
 esac
