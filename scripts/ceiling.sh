@@ -7,18 +7,26 @@
 # plays them.
 #
 #   bash scripts/ceiling.sh ncho adi jerin jodu      # → experiments/ceiling/<variant>/
+#   MATCH=1 bash scripts/ceiling.sh ncho adi jerin   # whole matches (episode = match, ply cap
+#                                                    # 5000, 40 games) → <variant>-match/
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"
 STRONG="${STRONG:-alphabeta:10}"
-GAMES="${GAMES:-100}"
+MATCH="${MATCH:-0}"
+if [ "$MATCH" = 1 ]; then GAMES="${GAMES:-40}"; else GAMES="${GAMES:-100}"; fi
 for variant in "$@"; do
-    varied=()
-    case "$variant" in ncho | adi | jerin) varied=(--varied-starts) ;; esac
+    how=()
     out="experiments/ceiling/$variant"
+    if [ "$MATCH" = 1 ]; then
+        how=(--options episode=match --max-plies 5000)
+        out="$out-match"
+    else
+        case "$variant" in ncho | adi | jerin) how=(--varied-starts) ;; esac
+    fi
     mkdir -p "$out"
-    echo "== $variant: $STRONG against mcts:1000 and alphabeta:6, $GAMES games each ${varied[*]} =="
+    echo "== $variant: $STRONG against mcts:1000 and alphabeta:6, $GAMES games each ${how[*]} =="
     "$AYO" tournament --variant "$variant" --players "$STRONG" mcts:1000 alphabeta:6 \
-        --gauntlet 1 --games "$GAMES" "${varied[@]}" --no-records --out "$out" \
+        --gauntlet 1 --games "$GAMES" "${how[@]}" --no-records --out "$out" \
         | tee "$out/tournament.txt"
 done

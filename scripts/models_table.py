@@ -93,7 +93,7 @@ def ceiling_table():
             d = int(r["south_d"]) + int(r["north_d"])
             l = int(r["south_l"]) + int(r["north_l"])
             g = w + d + l
-            cells.append(f"{w}-{d}-{l} ({100 * w / g:.1f} % wins, score {100 * (w + d / 2) / g:.1f} %)")
+            cells.append(wdl({"games": g, "wins": w, "draws": d, "losses": l, "score": (w + d / 2) / g}))
             won = int(r["pairs_ww"])
             lost = int(r["pairs_ll"])
             pairs.append(f"{won} / {g // 2 - won - lost} / {lost}")

@@ -277,9 +277,7 @@ impl VecEnv<Variant> {
     ) -> Result<Self, VecEnvError> {
         VecEnv::new(Variant::new(spec, options)?, config)
     }
-}
 
-impl VecEnv<Variant> {
     /// The env as plain data, for [`VecEnv::restore`] (pickling, checkpoints of an env).
     pub fn snapshot(&self) -> VecEnvSnapshot {
         let games = (0..self.num_envs())
