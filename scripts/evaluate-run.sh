@@ -9,6 +9,10 @@
 # 73 of 200) and, for round-based variants, from varied starting ownerships (`ayo train
 # --evaluate`, the tournament's driver).
 #
+# A run trained on whole matches (`options = "episode=match"`) is measured the other way round:
+# final.csv in rounds from varied ownership (`--play-options episode=round`), match.csv in whole
+# matches (ply cap 5000, GAMES games), and its learning curve in whole matches.
+#
 #   bash scripts/evaluate-run.sh experiments/ncho-1h
 set -euo pipefail
 RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
@@ -25,6 +29,20 @@ case "$variant" in
     yao) PLIES="${PLIES:-8}" ;;
     *) PLIES="${PLIES:-4}" ;;
 esac
+if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
+    CAP=(--max-plies 5000)
+    echo "== $RUN: whole matches, $GAMES games against each of $AGAINST =="
+    "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" "${CAP[@]}" \
+        --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/match.csv"
+    echo "== $RUN: rounds from varied ownership (episode = round) =="
+    "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" --play-options episode=round \
+        --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
+    echo "== $RUN ($variant, whole matches): learning curve =="
+    "$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CAP[@]}" \
+        --eval-games "${CURVE_GAMES_MATCH:-40}" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
+        --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
+    exit 0
+fi
 echo "== $RUN ($variant): learning curve =="
 "$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" \
     --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \

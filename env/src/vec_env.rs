@@ -213,6 +213,9 @@ pub struct VecEnv<R: Rules = Variant> {
     config: VecEnvConfig,
     pool: rayon::ThreadPool,
     states: Vec<R::State>,
+    /// The legal actions of each live game, beside the states: checking and sampling the
+    /// actions of a step reads these 8 bytes a game instead of walking the states.
+    legal: Vec<ActionMask>,
     /// Episodes finished so far in each slot (the index of the game being played).
     episodes: Vec<u32>,
     /// The seed of each game's random streams (the config's, unless a reset gave one per game).
@@ -251,6 +254,7 @@ pub struct GameSnapshot {
 struct Chunk<'a, S> {
     start: usize,
     states: &'a mut [S],
+    legal: &'a mut [ActionMask],
     episodes: &'a mut [u32],
     seeds: &'a [u64],
     rngs: &'a mut [Rng],
@@ -340,6 +344,7 @@ impl VecEnv<Variant> {
             env.episodes[i] = g.episode;
             env.rngs[i] = Rng::from_state(g.rng);
             env.states[i] = g.state.clone();
+            env.legal[i] = env.rules.legal_mask(&g.state);
             if let Some(last) = &g.last {
                 check(i, last)?;
                 let out = &mut env.final_obs[i * obs_len..(i + 1) * obs_len];
@@ -377,6 +382,7 @@ impl<R: Rules> VecEnv<R> {
         let obs_len = rules.observation_len();
         let mut env = VecEnv {
             states: Vec::with_capacity(n),
+            legal: vec![ActionMask::EMPTY; n],
             episodes: vec![0; n],
             seeds: vec![config.seed; n],
             rngs: vec![Rng::new(0); n],
@@ -398,6 +404,7 @@ impl<R: Rules> VecEnv<R> {
             self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, 0]);
             let first = first_player(self.config.first, i, 0, &mut self.rngs[i]);
             self.states.push(self.rules.start(first));
+            self.legal[i] = self.rules.legal_mask(&self.states[i]);
             self.final_states[i] = None;
             self.final_returns[i] = [0.0; 2];
         }
@@ -411,6 +418,7 @@ impl<R: Rules> VecEnv<R> {
         self.rngs[i] = Rng::stream(self.seeds[i], &[i as u64, episode as u64]);
         let first = first_player(self.config.first, i, episode, &mut self.rngs[i]);
         self.states[i] = self.rules.start(first);
+        self.legal[i] = self.rules.legal_mask(&self.states[i]);
     }
 
     /// Starts every game afresh (with `seed` if given) and writes the first observations,
@@ -508,11 +516,10 @@ impl<R: Rules> VecEnv<R> {
                 found: actions.len(),
             });
         }
-        for (game, (s, &action)) in self.states.iter().zip(actions).enumerate() {
+        for (game, (&legal, &action)) in self.legal.iter().zip(actions).enumerate() {
             if !active.is_empty() && !active[game] {
                 continue;
             }
-            let legal = self.rules.legal_mask(s);
             if !legal.contains(action) {
                 return Err(VecEnvError::Illegal {
                     game,
@@ -528,8 +535,8 @@ impl<R: Rules> VecEnv<R> {
     /// Fills `actions` with one uniformly random legal action per game, drawn from each game's
     /// own stream (so it too is independent of the thread count).
     pub fn sample_actions(&mut self, actions: &mut [Action]) {
-        for ((a, s), rng) in actions.iter_mut().zip(&self.states).zip(&mut self.rngs) {
-            *a = rng.pick(self.rules.legal_mask(s));
+        for ((a, &legal), rng) in actions.iter_mut().zip(&self.legal).zip(&mut self.rngs) {
+            *a = rng.pick(legal);
         }
     }
 
@@ -600,6 +607,7 @@ impl<R: Rules> VecEnv<R> {
         let mut active = active;
         let mut seeds = self.seeds.as_slice();
         let mut states = self.states.as_mut_slice();
+        let mut legal = self.legal.as_mut_slice();
         let mut episodes = self.episodes.as_mut_slice();
         let mut rngs = self.rngs.as_mut_slice();
         let mut final_states = self.final_states.as_mut_slice();
@@ -613,6 +621,7 @@ impl<R: Rules> VecEnv<R> {
             chunks.push(Chunk {
                 start,
                 states: take(&mut states, len),
+                legal: take(&mut legal, len),
                 episodes: take(&mut episodes, len),
                 seeds: {
                     let (head, tail) = seeds.split_at(len);
@@ -701,7 +710,7 @@ impl<R: Rules> VecEnv<R> {
     }
     /// The legal actions of game `i`.
     pub fn legal_mask(&self, i: usize) -> ActionMask {
-        self.rules.legal_mask(&self.states[i])
+        self.legal[i]
     }
     /// Episodes finished so far in slot `i` (the index of the episode now being played).
     pub fn episode(&self, i: usize) -> u32 {
@@ -775,7 +784,9 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
         c.terminated[j] = term;
         c.truncated[j] = trunc;
         rules.observe(s, &mut c.obs[j * obs_len..(j + 1) * obs_len]);
-        let bits = rules.legal_mask(s).0;
+        let legal = rules.legal_mask(s);
+        c.legal[j] = legal;
+        let bits = legal.0;
         for (a, m) in c.mask[j * na..(j + 1) * na].iter_mut().enumerate() {
             *m = bits >> a & 1 == 1;
         }

@@ -141,6 +141,10 @@ pub struct TrainConfig {
     /// (strongest), 1 samples like self-play.
     #[arg(long, default_value_t = 0.0)]
     pub eval_gumbel_scale: f32,
+    /// Actions the Gumbel root considers in evaluation games: 0 = `max_considered`, as in
+    /// self-play; fewer trusts the policy more, more searches wider.
+    #[arg(long, default_value_t = 0)]
+    pub eval_max_considered: usize,
     /// Random plies that open each pair of evaluation games (the same opening for both games
     /// of a pair, one per seat), so that a deterministic network plays different games.
     #[arg(long, default_value_t = 4)]
@@ -206,6 +210,7 @@ pub const RESUMABLE: &[&str] = &[
     "eval_games",
     "eval_simulations",
     "eval_gumbel_scale",
+    "eval_max_considered",
     "eval_opening_plies",
     "eval_varied_starts",
     "threads",
@@ -483,6 +488,12 @@ impl TrainConfig {
             "a non-negative number",
         )?;
         check(
+            self.eval_max_considered != 1,
+            "eval_max_considered",
+            self.eval_max_considered,
+            "0 (= max_considered) or at least 2",
+        )?;
+        check(
             (1..=2).contains(&self.selfplay_threads),
             "selfplay_threads",
             self.selfplay_threads,
@@ -531,11 +542,17 @@ impl TrainConfig {
         }
     }
 
-    /// Search parameters of evaluation play (self-play's, with `eval_gumbel_scale` root noise).
+    /// Search parameters of evaluation play: self-play's, with `eval_gumbel_scale` root noise
+    /// and `eval_max_considered` root actions (when given).
     pub fn eval_search_params(&self) -> SearchParams {
+        let own = self.search_params();
         SearchParams {
             gumbel_scale: self.eval_gumbel_scale,
-            ..self.search_params()
+            max_considered: match self.eval_max_considered {
+                0 => own.max_considered,
+                m => m,
+            },
+            ..own
         }
     }
 
@@ -619,6 +636,13 @@ mod tests {
             ),
             (
                 TrainConfig {
+                    eval_max_considered: 1,
+                    ..Default::default()
+                },
+                "eval_max_considered",
+            ),
+            (
+                TrainConfig {
                     train_threads: 0,
                     ..Default::default()
                 },
@@ -628,5 +652,24 @@ mod tests {
             let e = c.validate().unwrap_err().to_string();
             assert!(e.contains(key), "{e}");
         }
+    }
+
+    #[test]
+    fn evaluation_considers_its_own_number_of_actions_when_given() {
+        let own = TrainConfig {
+            max_considered: 16,
+            ..Default::default()
+        };
+        assert_eq!(own.eval_search_params().max_considered, 16);
+        let narrow = TrainConfig {
+            eval_max_considered: 4,
+            ..own
+        };
+        assert_eq!(narrow.eval_search_params().max_considered, 4);
+        assert_eq!(
+            narrow.search_params().max_considered,
+            16,
+            "self-play keeps its own"
+        );
     }
 }

@@ -83,6 +83,7 @@ impl Oware {
 
     /// The end-of-move checks that do not need the history: a store past half the seeds
     /// (OpenSpiel then collects the rows too), or no legal move for the player to move.
+    #[inline]
     fn settle(&self, s: &mut OwareState) {
         let half = self.total() / 2;
         let [s0, s1] = s.position.stores;

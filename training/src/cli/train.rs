@@ -249,6 +249,9 @@ fn evaluate(
         for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
             me.params.gumbel_scale = cfg.eval_gumbel_scale;
+            if cfg.eval_max_considered > 0 {
+                me.params.max_considered = cfg.eval_max_considered;
+            }
             let meta = me.meta.clone().expect("loaded from a checkpoint");
             let mut rules = meta.rules()?;
             for (key, value) in Variant::parse_options(play_options)? {
