@@ -3,8 +3,13 @@ writes the run's RESULTS.md from its measurements, and lists the files to commit
 config, logs, curve, measurements, and the checkpoints scripts/prune_checkpoints.py keeps).
 
     python3 scripts/ship_run.py experiments/ayo-1h "notes about the run"
+    python3 scripts/ship_run.py --results-only --config experiments/adi-match.toml experiments/adi-match-1h "notes"
+
+`--results-only` writes RESULTS.md of a run that is not shipped; `--config` names the config
+the run was started from (default experiments/<variant>.toml).
 """
 
+import argparse
 import csv
 import json
 import pathlib
@@ -31,36 +36,47 @@ def line(r):
 
 
 def main():
-    run = pathlib.Path(sys.argv[1]).resolve()
-    notes = sys.argv[2] if len(sys.argv) > 2 else ""
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("run")
+    args.add_argument("notes", nargs="?", default="")
+    args.add_argument("--results-only", action="store_true")
+    args.add_argument("--config")
+    args = args.parse_args()
+    run = pathlib.Path(args.run).resolve()
+    notes = args.notes
     name = run.name
     meta = json.loads((run / "checkpoints" / "latest.json").read_text())
     variant = meta["variant"].split("@")[0]
+    config = args.config or f"experiments/{variant}.toml"
     models = ROOT / "models" / variant
-    models.mkdir(parents=True, exist_ok=True)
-    shutil.copy(run / "checkpoints" / "latest.ot", models / f"{name}.ot")
-    shutil.copy(run / "checkpoints" / "latest.json", models / f"{name}.json")
+    if not args.results_only:
+        models.mkdir(parents=True, exist_ok=True)
+        shutil.copy(run / "checkpoints" / "latest.ot", models / f"{name}.ot")
+        shutil.copy(run / "checkpoints" / "latest.json", models / f"{name}.json")
     cfg = meta["config"]
     head = "| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap |\n|---|---|---|---|---|---|---|"
     out = [f"# {name}: {meta['variant']}", "",
-           f"`ayo train --config experiments/{variant}.toml --minutes 60` (resolved config: `config.toml`):",
+           f"`ayo train --config {config} --minutes 60` (resolved config: `config.toml`):",
            f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
            f"{cfg['selfplay_threads']} self-play thread(s), value target mix q = {cfg.get('value_target_q', 0)}.",
            f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
            f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
-           f"Shipped as `models/{variant}/{name}.ot`. Strength of the last checkpoint, 32 simulations per move (its "
+           ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")
+           + "Strength of the last checkpoint, 32 simulations per move (its "
            "search's best move), games in seat-swapped pairs from shared 4-ply random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
+           + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
            + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):", "", head]
     out += [line(r) for r in table(run / "final.csv")]
     match = table(run / "match.csv")
     if match:
-        out += ["", "The same network playing **whole matches** (`--play-options episode=match`, ply cap 5000; `match.csv`):", "", head]
+        out += ["", "The same network playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`):", "", head]
         out += [line(r) for r in match]
     curve = table(run / "learning_curve.csv")
     if curve:
-        out += ["", "Learning curve (`learning_curve.csv`, `learning_curve.png`): score by minutes of training", "",
+        played = " in whole matches" if "episode=match" in cfg.get("options", "") else ""
+        out += ["", f"Learning curve (`learning_curve.csv`, `learning_curve.png`): score{played} by minutes of training", "",
                 "| minutes | positions | " + " | ".join(sorted({r['agent'] for r in curve})) + " |",
                 "|---|---|" + "---|" * len({r['agent'] for r in curve})]
         by = {}
@@ -75,7 +91,8 @@ def main():
     files = [run / f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.csv", "learning_curve.png",
                                 "final.csv", "match.csv", "RESULTS.md")]
     files += [p for k in sorted(prune_checkpoints.keep(run)) for p in (k, k.with_suffix(".json"))]
-    files += [models / f"{name}.ot", models / f"{name}.json"]
+    if not args.results_only:
+        files += [models / f"{name}.ot", models / f"{name}.json"]
     print(" ".join(str(f.relative_to(ROOT)) for f in files if f.exists()))
 
 
