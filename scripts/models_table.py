@@ -18,9 +18,9 @@ SHIPPED = {
     "oware": ("oware-levels-1h", "oware-1h-levels"),
     "ayo": ("ayo-1h", "ayo-1h"),
     "ayoayo": ("ayoayo-1h", "ayoayo-1h"),
-    "ncho": ("ncho-1h-b", "ncho-1h-b"),
+    "ncho": ("ncho-match-1h", "ncho-match-1h"),
     "adi": ("adi-1h-b", "adi-1h-b"),
-    "jerin": ("jerin-1h-b", "jerin-1h-b"),
+    "jerin": ("jerin-match-1h", "jerin-match-1h"),
     "jodu": ("jodu-1h-c", "jodu-1h-c"),
     "yao": ("yao-1h-d", "yao-1h-d"),
 }

@@ -65,11 +65,13 @@ fn every_variant_ships_a_model_that_loads_and_beats_random() {
     }
 }
 
-/// `ayo engine` and `ayo play` load each variant's first shipped model.
+/// `ayo engine` and `ayo play` load every shipped model.
 #[test]
 fn engine_and_play_load_every_shipped_model() {
-    for variant in VARIANT_NAMES {
-        let path = shipped(variant).into_iter().next().expect("a model");
+    for (variant, path) in VARIANT_NAMES
+        .iter()
+        .flat_map(|v| shipped(v).into_iter().map(move |p| (*v, p)))
+    {
         let spec = format!("{}:4", path.display());
         let mut engine = Command::new(env!("CARGO_BIN_EXE_ayo"))
             .args(["engine", "--variant", variant, "--agent", &spec])
