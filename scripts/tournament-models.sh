@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A tournament of every shipped model against the baselines of its variant: the model at 32
 # simulations, alphabeta:6, mcts:1000 and greedy, GAMES games per pairing in seat-swapped pairs
-# from 4-ply random openings. Ratings, cross-table and records go to OUT/<variant>/; the ratings
-# are printed.
+# from 4-ply random openings (and, for a network trained on whole matches, a second tournament
+# of whole matches, ply cap 5000, in OUT/<variant>-match/). Ratings, cross-table and records go
+# to OUT/<variant>/; the ratings are printed.
 #
 #   GAMES=10 OUT=experiments/tournaments bash scripts/tournament-models.sh [VARIANT...]
 set -euo pipefail
@@ -17,4 +18,10 @@ for v in "${variants[@]}"; do
     echo "== $v: models/$v/$model.ot:32 against the baselines =="
     "$AYO" tournament --variant "$v" --players "models/$v/$model.ot:32" alphabeta:6 mcts:1000 greedy \
         --games "$GAMES" --openings 4 --out "$OUT/$v" | sed -n '/^Rank/,/^$/p'
+    if grep -q '"options": *"[^"]*episode=match' "models/$v/$model.json"; then
+        echo "== $v, whole matches (the network was trained on them) =="
+        "$AYO" tournament --variant "$v" --options episode=match --max-plies 5000 \
+            --players "models/$v/$model.ot:32" alphabeta:6 mcts:1000 greedy \
+            --games "$GAMES" --openings 4 --out "$OUT/$v-match" | sed -n '/^Rank/,/^$/p'
+    fi
 done
