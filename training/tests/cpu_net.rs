@@ -1,6 +1,7 @@
 //! The network without libtorch ([`CpuNet`]) against libtorch's ([`Net`]) on every shipped
-//! model: the same logits and values to 1e-5 on positions of random games of its variant; and
-//! damaged files refused.
+//! model: the same logits and values on positions of random games of its variant, to 1e-5 of
+//! their largest magnitude (at least 1: the two sum float32 products in different orders, so
+//! the rounding grows with the size of the logits); and damaged files refused.
 
 use ayo_env::arena::agents;
 use ayo_env::{Player, Rules};
@@ -56,8 +57,13 @@ fn every_shipped_network_agrees_with_libtorch() {
                 .fold(0.0f32, f32::max)
         };
         let (dl, dv) = (diff(&l1, &l2), diff(&v1, &v2));
-        eprintln!("{}: max |logit difference| {dl:.2e}, max |value difference| {dv:.2e} over {n} positions", path.display());
-        assert!(dl <= 1e-5 && dv <= 1e-5, "{}: {dl} {dv}", path.display());
+        let scale = l1.iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        eprintln!("{}: max |logit difference| {dl:.2e} (largest |logit| {scale:.1}), max |value difference| {dv:.2e} over {n} positions", path.display());
+        assert!(
+            dl <= 1e-5 * scale && dv <= 1e-5,
+            "{}: {dl} {dv}",
+            path.display()
+        );
     }
 }
 
