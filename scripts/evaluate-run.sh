@@ -29,26 +29,21 @@ case "$variant" in
     yao) PLIES="${PLIES:-8}" ;;
     *) PLIES="${PLIES:-4}" ;;
 esac
+CURVE_CAP=()
+ROUNDS=()
 if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
-    CAP=(--max-plies 5000)
-    echo "== $RUN: whole matches, $GAMES games against each of $AGAINST =="
-    "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" "${CAP[@]}" \
-        --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/match.csv"
-    echo "== $RUN: rounds from varied ownership (episode = round) =="
-    "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" --play-options episode=round \
-        --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
-    echo "== $RUN ($variant, whole matches): learning curve =="
-    "$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CAP[@]}" \
-        --eval-games "${CURVE_GAMES_MATCH:-40}" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
-        --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
-    exit 0
+    CURVE_CAP=(--max-plies 5000)
+    CURVE_GAMES="${CURVE_GAMES_MATCH:-40}"
+    ROUNDS=(--play-options episode=round)
+    MATCH_AGAINST="$AGAINST"
+    MATCH_GAMES="$GAMES"
 fi
 echo "== $RUN ($variant): learning curve =="
-"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" \
+"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
     --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
     --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
 echo "== $RUN: final strength, $GAMES games against each of $AGAINST =="
-"$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" \
+"$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" "${ROUNDS[@]}" \
     --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
 case "$variant" in
     ncho | adi | jerin)

@@ -542,17 +542,19 @@ impl TrainConfig {
         }
     }
 
-    /// Search parameters of evaluation play: self-play's, with `eval_gumbel_scale` root noise
-    /// and `eval_max_considered` root actions (when given).
+    /// Search parameters of evaluation play: self-play's, with the evaluation settings.
     pub fn eval_search_params(&self) -> SearchParams {
-        let own = self.search_params();
-        SearchParams {
-            gumbel_scale: self.eval_gumbel_scale,
-            max_considered: match self.eval_max_considered {
-                0 => own.max_considered,
-                m => m,
-            },
-            ..own
+        let mut params = self.search_params();
+        self.apply_eval_settings(&mut params);
+        params
+    }
+
+    /// Puts this config's evaluation settings on `params` (a checkpoint's own, or self-play's):
+    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions.
+    pub fn apply_eval_settings(&self, params: &mut SearchParams) {
+        params.gumbel_scale = self.eval_gumbel_scale;
+        if self.eval_max_considered > 0 {
+            params.max_considered = self.eval_max_considered;
         }
     }
 

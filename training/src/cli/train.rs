@@ -248,10 +248,7 @@ fn evaluate(
     for path in checkpoints {
         for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
-            me.params.gumbel_scale = cfg.eval_gumbel_scale;
-            if cfg.eval_max_considered > 0 {
-                me.params.max_considered = cfg.eval_max_considered;
-            }
+            cfg.apply_eval_settings(&mut me.params);
             let meta = me.meta.clone().expect("loaded from a checkpoint");
             let mut rules = meta.rules()?;
             for (key, value) in Variant::parse_options(play_options)? {
