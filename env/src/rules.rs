@@ -163,6 +163,17 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         let scores = self.scores(s);
         scores[view.index()] - scores[(!view).index()]
     }
+    /// Length of [`Rules::tactics`].
+    fn tactics_len(&self) -> usize {
+        self.num_actions()
+    }
+    /// Look-ahead features a network may take beside the observation (the training config's
+    /// `lookahead`): one ply of search by [`Rules::heuristic`], which the network would
+    /// otherwise have to learn to see. By default [`move_gains`]; `yao` adds the opponent's
+    /// threats. `out.len() == tactics_len()`.
+    fn tactics(&self, s: &Self::State, out: &mut [f32]) {
+        move_gains(self, s, out)
+    }
     /// The round an episode of several rounds is in (the fours games' whole matches); 0 for
     /// games without rounds. The baseline MCTS ends its rollouts with the round.
     fn round(&self, _s: &Self::State) -> u32 {
@@ -261,5 +272,28 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         let mut trace = DropTrace::default();
         self.apply(s, action, &mut trace);
         Ok(trace.0)
+    }
+}
+
+/// Scale of [`move_gains`]: a gain of this many heuristic units (seeds) reads 1.
+pub const GAIN_UNIT: f32 = 8.0;
+
+/// For each action of the player to move in `s`, what playing it changes [`Rules::heuristic`]
+/// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads ±8 (won
+/// or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is written.
+pub fn move_gains<R: Rules + ?Sized>(rules: &R, s: &R::State, out: &mut [f32]) {
+    out[..rules.num_actions()].fill(0.0);
+    let Some(mover) = rules.to_play(s) else {
+        return;
+    };
+    let now = rules.heuristic(s, mover);
+    for a in rules.legal_mask(s).iter() {
+        let mut after = s.clone();
+        rules.play_unchecked(&mut after, a);
+        out[a as usize] = if rules.is_terminal(&after) {
+            8.0 * rules.returns(&after)[mover.index()]
+        } else {
+            (rules.heuristic(&after, mover) - now) as f32 / GAIN_UNIT
+        };
     }
 }

@@ -231,6 +231,12 @@ impl Rules for Variant {
     fn observe(&self, s: &VariantState, out: &mut [f32]) {
         with_state!(self, s, r, s => r.observe(s, out))
     }
+    fn tactics_len(&self) -> usize {
+        with_rules!(self, r => r.tactics_len())
+    }
+    fn tactics(&self, s: &VariantState, out: &mut [f32]) {
+        with_state!(self, s, r, s => r.tactics(s, out))
+    }
     fn snapshot(&self, s: &VariantState) -> Snapshot {
         with_state!(self, s, r, s => r.snapshot(s))
     }

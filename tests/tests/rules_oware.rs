@@ -276,3 +276,20 @@ fn openspiel_recorded_playthrough_ends_21_27() {
     assert_eq!(v.scores(&s), [21, 27]);
     assert_eq!(v.returns(&s), [-1.0, 1.0]);
 }
+
+// ---- look-ahead features (the network's optional input) ----
+
+#[test]
+fn oware_move_gains_are_the_seeds_each_move_takes() {
+    let v = oware();
+    // F's two seeds make North's a and b 2 each: both taken, 4 seeds (24, not yet above half).
+    // E's one seed stays home. Every other pit is empty.
+    let s = setup(&v, "0 0 0 0 1 2 1 1 0 3 0 0 | 20 20 | 0");
+    let mut gains = vec![f32::NAN; v.tactics_len()];
+    v.tactics(&s, &mut gains);
+    assert_eq!(gains, [0.0, 0.0, 0.0, 0.0, 0.0, 0.5]);
+    // A take that passes half the seeds ends the game won: +8.
+    let s = setup(&v, "1 0 0 0 0 1 1 0 0 0 2 0 | 23 20 | 0");
+    v.tactics(&s, &mut gains);
+    assert_eq!(gains, [0.0, 0.0, 0.0, 0.0, 0.0, 8.0]);
+}

@@ -37,10 +37,11 @@ impl<'a> NetEvaluator<'a> {
 
 impl Evaluator<VariantState> for NetEvaluator<'_> {
     fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
-        let len = self.rules.observation_len();
+        let shape = self.net.shape();
+        let len = shape.inputs;
         self.obs.resize(states.len() * len, 0.0);
         for (i, s) in states.iter().enumerate() {
-            self.rules.observe(s, &mut self.obs[i * len..(i + 1) * len]);
+            shape.encode(self.rules, s, &mut self.obs[i * len..(i + 1) * len]);
         }
         self.net.evaluate(&self.obs, states.len(), logits, values);
         self.evaluations += states.len() as u64;
@@ -314,9 +315,10 @@ impl NetAgent {
     }
 
     fn check_observation(&self, rules: &Variant) {
+        let shape = self.net.shape();
         assert_eq!(
-            rules.observation_len(),
-            self.net.shape().inputs,
+            crate::net::NetShape::inputs_for(rules, shape.lookahead),
+            shape.inputs,
             "{} was trained for another observation size than {}'s",
             self.label,
             rules.id()
@@ -437,6 +439,7 @@ pub(crate) fn untrained(rules: &Variant, seed: u64) -> NetAgent {
         width: 16,
         blocks: 1,
         levels: 0,
+        lookahead: false,
     };
     NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, seed)
 }

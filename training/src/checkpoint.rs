@@ -249,11 +249,12 @@ pub fn check_rules(
             expected: show(&rules.id(), &rules.options()),
         });
     }
-    if meta.shape.inputs != rules.observation_len() || meta.shape.actions != rules.num_actions() {
+    let inputs = NetShape::inputs_for(rules, meta.shape.lookahead);
+    if meta.shape.inputs != inputs || meta.shape.actions != rules.num_actions() {
         return Err(CheckpointError::ShapeMismatch {
             path: path.to_path_buf(),
             found: meta.shape.inputs,
-            expected: rules.observation_len(),
+            expected: inputs,
             found_actions: meta.shape.actions,
             expected_actions: rules.num_actions(),
         });
@@ -289,6 +290,7 @@ mod tests {
             width: 24,
             blocks: 2,
             levels: 3,
+            lookahead: false,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();
@@ -303,6 +305,53 @@ mod tests {
     }
 
     #[test]
+    fn a_network_with_lookahead_features_loads_and_plays_on_either_cpu_path() {
+        use ayo_env::Agent;
+        let rules: Variant = "yao".parse().unwrap();
+        let shape = NetShape {
+            inputs: NetShape::inputs_for(&rules, true),
+            actions: rules.num_actions(),
+            width: 8,
+            blocks: 1,
+            levels: 2,
+            lookahead: true,
+        };
+        assert_eq!(
+            shape.inputs,
+            40 + 2 * 34,
+            "yao: observation, gains, threats"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ot");
+        save(
+            &Net::new(shape, Device::Cpu),
+            &meta_for(&rules, shape),
+            &path,
+        )
+        .unwrap();
+        let (_, meta) = load_for(&path, &rules, Device::Cpu).unwrap();
+        assert!(meta.shape.lookahead);
+        let start = rules.start(ayo_env::Player::South);
+        let mut torch = crate::agent::NetAgent::load(&path, 8, 1).unwrap();
+        let mut cpu = crate::agent::NetAgent::load_cpu(&path, 8, 1).unwrap();
+        let (a, b) = (torch.choose(&rules, &start).0, cpu.choose(&rules, &start).0);
+        assert!(rules.legal_mask(&start).contains(a));
+        assert_eq!(a, b, "both networks see the same input");
+        // Without the flag the same weights expect another input length.
+        let plain = CheckpointMeta {
+            shape: NetShape {
+                lookahead: false,
+                ..shape
+            },
+            ..meta
+        };
+        assert!(matches!(
+            check_rules(&plain, &rules, &path),
+            Err(CheckpointError::ShapeMismatch { .. })
+        ));
+    }
+
+    #[test]
     fn corrupt_and_mismatched_checkpoints_are_refused() {
         let rules: Variant = "oware".parse().unwrap();
         let shape = NetShape {
@@ -311,6 +360,7 @@ mod tests {
             width: 8,
             blocks: 1,
             levels: 0,
+            lookahead: false,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();

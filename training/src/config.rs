@@ -35,6 +35,12 @@ pub struct TrainConfig {
     /// `clamp(4x - k, 0, 1)` for `k < input_levels` ("more than k seeds" for a pit); 0 = off.
     #[arg(long, default_value_t = 12)]
     pub input_levels: usize,
+    /// Give the network the variant's look-ahead features beside the observation: what each
+    /// legal move gains by the baseline heuristic, and in `yao` what each of the opponent's
+    /// moves would gain him (one ply of search the network need not learn; costs a ply of
+    /// play per legal move at every evaluation).
+    #[arg(long)]
+    pub lookahead: bool,
 
     /// Simulations per move of a full search in self-play.
     #[arg(long, default_value_t = 32)]
@@ -562,11 +568,12 @@ impl TrainConfig {
     pub fn net_shape(&self) -> Result<crate::net::NetShape, ConfigError> {
         let v = self.rules()?;
         Ok(crate::net::NetShape {
-            inputs: v.observation_len(),
+            inputs: crate::net::NetShape::inputs_for(&v, self.lookahead),
             actions: v.num_actions(),
             width: self.width,
             blocks: self.blocks,
             levels: self.input_levels,
+            lookahead: self.lookahead,
         })
     }
 }

@@ -210,7 +210,7 @@ impl Worker {
         }
         let key = format!("{SHARDS}/{}-{:06}.shard", self.name, self.seq);
         self.seq += 1;
-        let bytes = shard.encode(self.rules.observation_len(), self.rules.num_actions());
+        let bytes = shard.encode(self.net.shape.inputs, self.rules.num_actions());
         self.store.put(&key, bytes)?;
         Ok((key, shard.samples.len()))
     }

@@ -148,7 +148,7 @@ impl Run {
         );
         let buffer = ReplayBuffer::new(
             cfg.buffer_size,
-            rules.observation_len(),
+            cfg.net_shape()?.inputs,
             rules.num_actions(),
         );
         Ok(Run {
@@ -195,7 +195,7 @@ impl Run {
             .map_err(|k| anyhow::anyhow!("resume.ot: optimizer tensor {k} missing"))?;
         let buffer = ReplayBuffer::from_tensors(
             cfg.buffer_size,
-            rules.observation_len(),
+            cfg.net_shape()?.inputs,
             rules.num_actions(),
             &tensors,
         )

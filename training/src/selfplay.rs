@@ -151,11 +151,12 @@ impl SelfPlay {
             evaluations,
             ..Default::default()
         };
-        let mut obs = vec![0.0; rules.observation_len()];
+        let shape = net.shape;
+        let mut obs = vec![0.0; shape.inputs];
         for (i, r) in results.into_iter().enumerate() {
             let slot = &mut self.slots[i];
             let state = slot.state.as_mut().expect("restored");
-            rules.observe(state, &mut obs);
+            shape.encode(rules, state, &mut obs);
             let action = if (slot.actions.len() as u32) < slot.opening + cfg.sample_plies {
                 sample_from(&r.policy, &mut self.rng)
             } else {

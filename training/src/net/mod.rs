@@ -19,6 +19,7 @@
 //! [`NetShape`] (sizes only) is here without libtorch, so that the configuration reader builds
 //! without it (the crate's `torch` feature, on by default, brings the network itself).
 
+use ayo_env::{Rules, Variant, VariantState};
 use serde::{Deserialize, Serialize};
 
 mod cpu;
@@ -31,7 +32,8 @@ pub use model::{Net, NetOutput};
 /// The sizes of a network: its input and output sizes (from the variant) and its trunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetShape {
-    /// Observation length (`Rules::observation_len`).
+    /// Input length: the observation (`Rules::observation_len`) and, with `lookahead`, the
+    /// look-ahead features ([`NetShape::inputs_for`]).
     pub inputs: usize,
     /// Action-space size (`Rules::num_actions`).
     pub actions: usize,
@@ -42,6 +44,10 @@ pub struct NetShape {
     /// Thermometer levels appended per observation entry (0 = the raw observation only).
     #[serde(default)]
     pub levels: usize,
+    /// Whether the input ends with the variant's look-ahead features ([`Rules::tactics`]);
+    /// `inputs` then counts them too.
+    #[serde(default)]
+    pub lookahead: bool,
 }
 
 /// A policy/value network that evaluates batches of observations: libtorch's [`Net`] (CPU or
@@ -73,6 +79,21 @@ impl Network for Net {
 }
 
 impl NetShape {
+    /// The input length for `rules`: its observation, then its look-ahead features when
+    /// `lookahead`.
+    pub fn inputs_for(rules: &Variant, lookahead: bool) -> usize {
+        rules.observation_len() + if lookahead { rules.tactics_len() } else { 0 }
+    }
+    /// Writes the network input of `s` into `out` (`inputs` long): the observation
+    /// ([`Rules::observe`]), then the look-ahead features ([`Rules::tactics`]) when the shape
+    /// has them.
+    pub fn encode(&self, rules: &Variant, s: &VariantState, out: &mut [f32]) {
+        let n = rules.observation_len();
+        rules.observe(s, &mut out[..n]);
+        if self.lookahead {
+            rules.tactics(s, &mut out[n..]);
+        }
+    }
     /// Width of the first layer's input: the observation and its thermometer code.
     pub fn input_features(&self) -> usize {
         self.inputs * (1 + self.levels)

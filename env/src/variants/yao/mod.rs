@@ -45,7 +45,7 @@ use crate::cycle::Brent;
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::rng::mix;
-use crate::rules::{NoTrace, Rules, Snapshot, Trace};
+use crate::rules::{move_gains, NoTrace, Rules, Snapshot, Trace};
 
 /// Men on the board and in hand, together.
 pub const MEN: u32 = 64;
@@ -147,6 +147,13 @@ pub struct Board {
 }
 
 impl Board {
+    /// Men `p` owns (in his holes and hand) plus [`FRONT_HOLE_WORTH`] for each occupied hole
+    /// of his front row: one side of [`Rules::heuristic`].
+    pub fn worth(&self, p: Player) -> i32 {
+        let side = self.holes[p.index()];
+        let front = occupied(side.front()).count_ones() as i32;
+        (side.total() + self.hands[p.index()] as u32) as i32 + FRONT_HOLE_WORTH * front
+    }
     /// Rule II, III: 22 in hand; 6 in the village and 2 in each of the two holes to its right.
     pub fn start() -> Board {
         let mut side = Holes(0);
@@ -781,13 +788,23 @@ impl Rules for Yao {
     /// Men owned ([`Rules::scores`]) plus [`FRONT_HOLE_WORTH`] for each occupied hole of the
     /// front row; `view`'s minus the opponent's (see [`Rules::heuristic`]).
     fn heuristic(&self, s: &YaoState, view: Player) -> i32 {
-        let b = &s.board;
-        let worth = |p: Player| {
-            let side = b.holes[p.index()];
-            let front = occupied(side.front()).count_ones() as i32;
-            (side.total() + b.hands[p.index()] as u32) as i32 + FRONT_HOLE_WORTH * front
-        };
-        worth(view) - worth(!view)
+        s.board.worth(view) - s.board.worth(!view)
+    }
+    fn tactics_len(&self) -> usize {
+        2 * NUM_ACTIONS
+    }
+    /// What each move of the player to move gains ([`move_gains`]), then the opponent's
+    /// threats: what each turn he could begin on this board, were it his, would gain him.
+    fn tactics(&self, s: &YaoState, out: &mut [f32]) {
+        move_gains(self, s, out);
+        let threats = &mut out[NUM_ACTIONS..];
+        threats.fill(0.0);
+        if s.status == Status::Live {
+            let theirs = self.state(s.board, !s.to_move, Decision::Begin, 0);
+            if theirs.to_move != s.to_move {
+                move_gains(self, &theirs, threats); // (not when he would have to pass)
+            }
+        }
     }
     fn returns(&self, s: &YaoState) -> [f32; 2] {
         match s.status {

@@ -398,3 +398,39 @@ fn a_player_whose_every_move_never_ends_passes() {
         vec![begin_action(RA, false), begin_action(RA, true)]
     );
 }
+
+#[test]
+fn tactics_give_each_moves_gain_and_the_opponents_threats() {
+    let y = yao();
+    let s = position(FIRST_SPREAD_TAKES);
+    let mut t = vec![f32::NAN; y.tactics_len()];
+    y.tactics(&s, &mut t);
+    // Spreading Ra rightwards takes North's 3 in Od (rule XIV, worked above): South goes from
+    // 35 men and 2 occupied front holes to 38 and 5, North from 29 and 2 to 26 and 1 — the
+    // heuristic difference from 37 − 31 = 6 to 43 − 27 = 16: a gain of 10 men, 10 / 8.
+    assert_eq!(t[begin_action(RA, true) as usize], 1.25);
+    // Rb is empty and the village decision is not due: illegal actions read 0.
+    assert_eq!(t[begin_action(RB, true) as usize], 0.0);
+    assert_eq!(t[STOP as usize], 0.0);
+    // The threats are what North's own moves would gain him were it his turn.
+    let theirs = position(&FIRST_SPREAD_TAKES.replace("| 0 | village", "| 1 | village"));
+    let mut u = vec![f32::NAN; y.tactics_len()];
+    y.tactics(&theirs, &mut u);
+    assert_eq!(t[NUM_ACTIONS..], u[..NUM_ACTIONS]);
+    assert!(
+        u[..NUM_ACTIONS].iter().any(|&g| g > 0.0),
+        "North can take too"
+    );
+}
+
+#[test]
+fn tactics_read_a_winning_take_as_eight() {
+    let y = yao();
+    let s = position(
+        "0 1 0 0 0 0 0 0 / 0 0 0 0 0 0 0 0 | 0 0 0 0 0 0 2 0 / 4 4 4 4 4 4 4 4 \
+         | hands 11 18 | 0 | village 0 0 | gambit 0 | begin",
+    );
+    let mut t = vec![f32::NAN; y.tactics_len()];
+    y.tactics(&s, &mut t);
+    assert_eq!(t[begin_action(RB, true) as usize], 8.0);
+}
