@@ -320,6 +320,31 @@ fn observation_has_observation_len_finite_values() {
 }
 
 #[test]
+fn tactics_are_finite_and_zero_for_illegal_moves() {
+    for_every_preset(|v, seed| {
+        let (len, n) = (v.tactics_len(), v.num_actions());
+        prop_assert!(len >= n, "the mover's gains come first");
+        random_game(v, seed, |s, _| {
+            let mut t = vec![f32::NAN; len];
+            v.tactics(s, &mut t);
+            let mask = v.legal_mask(s);
+            for (a, &g) in t.iter().enumerate() {
+                prop_assert!(g.is_finite(), "entry {a} = {g} at {}", v.notation(s));
+                if a < n && !mask.contains(a as u8) {
+                    prop_assert!(
+                        g == 0.0,
+                        "illegal action {a} reads {g} at {}",
+                        v.notation(s)
+                    );
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+}
+
+#[test]
 fn random_games_end_within_the_ply_cap() {
     let mut summary = Vec::new();
     for (label, v) in presets() {
