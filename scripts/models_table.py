@@ -3,8 +3,8 @@ their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.s
 
     python3 scripts/models_table.py            # markdown table on stdout
 
-SHIPPED names, for each variant, the shipped model (models/<variant>/<model>.ot with its
-metadata .json) and the run folder under experiments/ that trained it.
+models/shipped.json names, for each variant, the shipped model (models/<variant>/<model>.ot with
+its metadata .json) and the run folder under experiments/ that trained it.
 """
 
 import csv
@@ -14,15 +14,11 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VARIANTS = ["oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao"]
+# models/shipped.json: for each variant, the shipped model (models/<variant>/<model>.ot) and the
+# run folder that trained it; `ayo serve` lists these first and marks them.
 SHIPPED = {
-    "oware": ("oware-levels-1h", "oware-1h-levels"),
-    "ayo": ("ayo-1h", "ayo-1h"),
-    "ayoayo": ("ayoayo-1h", "ayoayo-1h"),
-    "ncho": ("ncho-match-1h", "ncho-match-1h"),
-    "adi": ("adi-1h-b", "adi-1h-b"),
-    "jerin": ("jerin-match-1h", "jerin-match-1h"),
-    "jodu": ("jodu-1h-c", "jodu-1h-c"),
-    "yao": ("yao-1h-d", "yao-1h-d"),
+    v: (pathlib.Path(e["model"]).stem, pathlib.Path(e["run"]).name)
+    for v, e in json.loads((ROOT / "models" / "shipped.json").read_text()).items()
 }
 
 

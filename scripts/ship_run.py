@@ -57,14 +57,16 @@ def main():
     head = "| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap |\n|---|---|---|---|---|---|---|"
     out = [f"# {name}: {meta['variant']}", "",
            f"`ayo train --config {config} --minutes 60` (resolved config: `config.toml`):",
-           f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}), {cfg['simulations']} simulations "
+           f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}"
+           + (", look-ahead features" if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
            f"{cfg['selfplay_threads']} self-play thread(s), value target mix q = {cfg.get('value_target_q', 0)}.",
            f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
            f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
            ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")
            + "Strength of the last checkpoint, 32 simulations per move (its "
-           "search's best move), games in seat-swapped pairs from shared 4-ply random openings"
+           "search's best move), games in seat-swapped pairs from shared "
+           + ("8-ply" if variant == "yao" else "4-ply") + " random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
            + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
            + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):", "", head]

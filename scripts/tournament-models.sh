@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A tournament of every shipped model against the baselines of its variant: the model at 32
 # simulations, alphabeta:6, mcts:1000 and greedy, GAMES games per pairing in seat-swapped pairs
-# from 4-ply random openings (and, for a network trained on whole matches, a second tournament
+# from 4-ply random openings (8 for yao) (and, for a network trained on whole matches, a second tournament
 # of whole matches, ply cap 5000, in OUT/<variant>-match/). Ratings, cross-table and records go
 # to OUT/<variant>/; the ratings are printed.
 #
@@ -15,9 +15,11 @@ variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(oware ayo ayoayo ncho adi jerin jodu yao)
 for v in "${variants[@]}"; do
     model=$(python3 -c "import sys; sys.path.insert(0, 'scripts'); import models_table as m; print(m.SHIPPED['$v'][0])")
+    plies=4
+    [ "$v" = yao ] && plies=8 # (yao's 4-ply openings repeat games: scripts/evaluate-run.sh)
     echo "== $v: models/$v/$model.ot:32 against the baselines =="
     "$AYO" tournament --variant "$v" --players "models/$v/$model.ot:32" alphabeta:6 mcts:1000 greedy \
-        --games "$GAMES" --openings 4 --out "$OUT/$v" | sed -n '/^Rank/,/^$/p'
+        --games "$GAMES" --openings "$plies" --out "$OUT/$v" | sed -n '/^Rank/,/^$/p'
     if grep -q '"options": *"[^"]*episode=match' "models/$v/$model.json"; then
         echo "== $v, whole matches (the network was trained on them) =="
         "$AYO" tournament --variant "$v" --options episode=match --max-plies 5000 \

@@ -281,7 +281,7 @@ pub const GAIN_UNIT: f32 = 8.0;
 /// For each action of the player to move in `s`, what playing it changes [`Rules::heuristic`]
 /// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads ±8 (won
 /// or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is written.
-pub fn move_gains<R: Rules + ?Sized>(rules: &R, s: &R::State, out: &mut [f32]) {
+pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
     out[..rules.num_actions()].fill(0.0);
     let Some(mover) = rules.to_play(s) else {
         return;

@@ -31,9 +31,26 @@ fn shipped(variant: &str) -> Vec<PathBuf> {
 
 #[test]
 fn every_variant_ships_a_model_that_loads_and_beats_random() {
+    // models/shipped.json names each variant's shipped model and the run that trained it.
+    let list: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(models().join("shipped.json")).expect("models/shipped.json"),
+    )
+    .expect("models/shipped.json is JSON");
     for variant in VARIANT_NAMES {
         let files = shipped(variant);
-        assert!(!files.is_empty(), "models/{variant}/ holds no model");
+        let entry = &list[*variant];
+        let model = models().join(entry["model"].as_str().unwrap_or_default());
+        assert!(
+            files.contains(&model),
+            "models/shipped.json names {entry} for {variant}, not one of {files:?}"
+        );
+        let run = models()
+            .join("..")
+            .join(entry["run"].as_str().unwrap_or_default());
+        assert!(
+            run.join("RESULTS.md").is_file(),
+            "{variant}: {run:?} has no RESULTS.md"
+        );
         for path in files {
             let agent = NetAgent::load(&path, 8, 1)
                 .unwrap_or_else(|e| panic!("{} does not load: {e}", path.display()));

@@ -132,6 +132,15 @@ async fn variants_and_shipped_models_are_listed() {
         .unwrap_or_else(|| panic!("models/ayo/ayo-1h.ot not listed in {models}"));
     assert_eq!(ayo["variant"], "ayo@1");
     assert!(models.as_array().unwrap().len() >= 8, "{models}");
+    // The shipped model of each variant (models/shipped.json) is marked and listed first.
+    let list = models.as_array().unwrap();
+    let shipped = list.iter().take_while(|m| m["shipped"] == true).count();
+    assert_eq!(shipped, ayo_env::VARIANT_NAMES.len(), "{models}");
+    assert!(list[shipped..].iter().all(|m| m["shipped"] == false));
+    assert!(list[..shipped].iter().any(|m| m["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("ncho/ncho-match-1h.ot")));
 }
 
 #[tokio::test]

@@ -259,12 +259,25 @@ struct ModelInfo {
     path: String,
     /// The variant it was trained for (its metadata file's `variant`), when known.
     variant: Option<String>,
+    /// Whether it is its variant's shipped model (`models/shipped.json`); those come first.
+    shipped: bool,
 }
 
 async fn models(State(state): State<AppState>) -> Json<Vec<ModelInfo>> {
     let root = state.inner.models.clone();
+    // {"variant": {"model": "variant/name.ot", "run": …}, …}
+    let shipped: Vec<PathBuf> = std::fs::read_to_string(root.join("shipped.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v.as_object().cloned())
+        .map(|o| {
+            o.values()
+                .filter_map(|e| Some(root.join(e.get("model")?.as_str()?)))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut found = Vec::new();
-    let mut dirs = vec![root];
+    let mut dirs = vec![root.clone()];
     while let Some(dir) = dirs.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -279,13 +292,14 @@ async fn models(State(state): State<AppState>) -> Json<Vec<ModelInfo>> {
                     .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
                     .and_then(|m| m.get("variant")?.as_str().map(str::to_string));
                 found.push(ModelInfo {
+                    shipped: shipped.contains(&path),
                     path: path.to_string_lossy().into_owned(),
                     variant,
                 });
             }
         }
     }
-    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found.sort_by(|a, b| (!a.shipped, &a.path).cmp(&(!b.shipped, &b.path)));
     Json(found)
 }
 

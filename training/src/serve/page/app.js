@@ -392,7 +392,7 @@ function fillOpponents() {
     select.add(new Option(spec === "human" ? "a person at this screen" : spec, spec));
   }
   for (const m of state.models) {
-    if (m.variant && m.variant.split("@")[0] === variant) select.add(new Option(`${m.path}:32`, `${m.path}:32`));
+    if (m.variant && m.variant.split("@")[0] === variant) select.add(new Option(`${m.path}:32${m.shipped ? " (shipped)" : ""}`, `${m.path}:32`));
   }
 }
 
