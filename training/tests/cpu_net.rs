@@ -30,7 +30,7 @@ fn every_shipped_network_agrees_with_libtorch() {
         let cpu = CpuNet::load(&path).unwrap();
         assert_eq!(cpu.shape, net.shape);
         let rules = meta.rules().unwrap();
-        let len = rules.observation_len();
+        let len = net.shape.inputs;
         let mut obs = Vec::new();
         let mut random = agents::parse("random", 5).unwrap();
         let mut n = 0;
@@ -38,7 +38,7 @@ fn every_shipped_network_agrees_with_libtorch() {
             let mut s = rules.start(Player::South);
             while rules.to_play(&s).is_some() && n < 120 {
                 let mut o = vec![0.0; len];
-                rules.observe(&s, &mut o);
+                net.shape.encode(&rules, &s, &mut o);
                 obs.extend(o);
                 n += 1;
                 let (a, _) = random.choose(&rules, &s);
