@@ -66,6 +66,11 @@ class Game:
         """+1 win, -1 loss, 0 draw from each player's view; zeros until the end."""
     def observation(self) -> npt.NDArray[np.float32]:
         """The observation from the view of the player to move."""
+    def tactics(self) -> npt.NDArray[np.float32]:
+        """Look-ahead features: each action's gain by the baselines' heuristic (seeds / 8), and
+        in yao the opponent's threats; what a network trained with ``lookahead`` also takes."""
+    @property
+    def tactics_len(self) -> int: ...
     def notation(self) -> str: ...
     def hash(self) -> int: ...
     def action_name(self, action: int) -> str: ...
@@ -197,10 +202,14 @@ class Net:
     @property
     def variant(self) -> str: ...
     @property
-    def shape(self) -> dict[str, int]: ...
+    def shape(self) -> dict[str, int | bool]:
+        """``inputs``, ``actions``, ``width``, ``blocks``, ``levels``, ``lookahead``."""
     @property
     def step(self) -> int: ...
+    def input(self, game: Game) -> npt.NDArray[np.float32]:
+        """The network's input for the position: the observation, then ``game.tactics()`` when
+        ``shape["lookahead"]``."""
     def evaluate(self, obs: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """Policy logits ``[n, actions]`` and values ``[n]`` of observations ``[n, inputs]``."""
+        """Policy logits ``[n, actions]`` and values ``[n]`` of inputs ``[n, inputs]``."""
     def analyse(self, game: Game) -> tuple[float, npt.NDArray[np.float32]]:
         """``(value, policy)`` of the position: masked softmax over the legal actions."""

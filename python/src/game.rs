@@ -264,6 +264,23 @@ impl Game {
         PyArray1::from_vec(py, out)
     }
 
+    /// The look-ahead features of the position (float32, `tactics_len`): what each action of
+    /// the player to move gains by the baselines' heuristic (seeds / 8; ±8 for a move that
+    /// ends the game won or lost, 0 for an illegal one), and in yao then what each of the
+    /// opponent's moves would gain him were it his turn. A network trained with `lookahead`
+    /// takes them after the observation (`Net.input`).
+    fn tactics<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0.0; self.rules.tactics_len()];
+        self.rules.tactics(&self.state, &mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    /// Length of `tactics()`.
+    #[getter]
+    fn tactics_len(&self) -> usize {
+        self.rules.tactics_len()
+    }
+
     /// The position in the variant's text notation (see `Game.from_notation`).
     fn notation(&self) -> String {
         self.rules.notation(&self.state)

@@ -45,7 +45,8 @@ impl Net {
         self.meta.variant.clone()
     }
 
-    /// Its sizes: `inputs`, `actions`, `width`, `blocks`, `levels`.
+    /// Its sizes: `inputs`, `actions`, `width`, `blocks`, `levels`, and `lookahead` (whether
+    /// its input ends with the look-ahead features, `Game.tactics()`).
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -59,7 +60,17 @@ impl Net {
         ] {
             d.set_item(k, v)?;
         }
+        d.set_item("lookahead", s.lookahead)?;
         Ok(d)
+    }
+
+    /// The network's input for the position of `game` (float32 `[inputs]`): its observation,
+    /// then its look-ahead features when the network takes them — what `evaluate` expects.
+    fn input<'py>(&self, py: Python<'py>, game: &Game) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        check_rules(&self.meta, &game.rules, &self.path).map_err(value_error)?;
+        let mut obs = vec![0.0; self.net.shape.inputs];
+        self.net.shape.encode(&game.rules, &game.state, &mut obs);
+        Ok(PyArray1::from_vec(py, obs))
     }
 
     /// Training steps of the checkpoint.
@@ -69,8 +80,9 @@ impl Net {
     }
 
     /// Policy logits (float32 `[n, actions]`) and values (float32 `[n]`, tanh, the view of the
-    /// player to move) of a batch of observations (float32 `[n, inputs]`, as `Game.observation`
-    /// and `VecEnv` give them). Releases the GIL.
+    /// player to move) of a batch of inputs (float32 `[n, inputs]`: observations as
+    /// `Game.observation` and `VecEnv` give them, or `Net.input` for a network with look-ahead
+    /// features). Releases the GIL.
     #[allow(clippy::type_complexity)]
     fn evaluate<'py>(
         &self,
@@ -81,7 +93,7 @@ impl Net {
         let (n, inputs, actions) = (shape[0], self.net.shape.inputs, self.net.shape.actions);
         if shape[1] != inputs {
             return Err(PyValueError::new_err(format!(
-                "observations of {} values, expected {inputs} (the observation of {})",
+                "inputs of {} values, expected {inputs} (the input of {}: Net.input(game))",
                 shape[1], self.meta.variant
             )));
         }
@@ -106,8 +118,8 @@ impl Net {
                 "the game is over: nothing to analyse",
             ));
         }
-        let mut obs = vec![0.0; game.rules.observation_len()];
-        game.rules.observe(&game.state, &mut obs);
+        let mut obs = vec![0.0; self.net.shape.inputs];
+        self.net.shape.encode(&game.rules, &game.state, &mut obs);
         let na = game.rules.num_actions();
         let (mut logits, mut value) = (vec![0.0; na], [0.0f32]);
         self.net.evaluate(&obs, 1, &mut logits, &mut value);

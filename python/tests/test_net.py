@@ -36,8 +36,14 @@ def test_every_shipped_network_loads_without_torch():
         net = ayo.Net.load(str(path))
         variant = net.variant.split("@")[0]
         g = ayo.Game(variant)
-        assert net.shape["inputs"] == g.observation_len and net.shape["actions"] == g.num_actions
+        extra = g.tactics_len if net.shape["lookahead"] else 0
+        assert net.shape["inputs"] == g.observation_len + extra and net.shape["actions"] == g.num_actions
+        x = net.input(g)
+        np.testing.assert_array_equal(x[: g.observation_len], g.observation())
+        np.testing.assert_array_equal(x[g.observation_len :], g.tactics() if extra else [])
         value, policy = net.analyse(g)
+        logits, values = net.evaluate(x[None, :])
+        assert values[0] == pytest.approx(value, abs=1e-6)
         assert -1 <= value <= 1 and policy.sum() == pytest.approx(1, abs=1e-5)
         assert (policy[~g.action_mask()] == 0).all()
 
