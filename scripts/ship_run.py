@@ -56,7 +56,7 @@ def main():
     cfg = meta["config"]
     head = "| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap |\n|---|---|---|---|---|---|---|"
     out = [f"# {name}: {meta['variant']}", "",
-           f"`ayo train --config {config} --minutes 60` (resolved config: `config.toml`):",
+           f"`ayo train --config {config} --minutes {meta['wall_time_s'] / 60:.0f}` (resolved config: `config.toml`):",
            f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}"
            + (", look-ahead features" if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
