@@ -4,9 +4,8 @@
 #   final.csv                the run's last checkpoint, GAMES games against each baseline
 #   match.csv                (round-based variants) the same network playing whole matches
 #                            against MATCH_AGAINST (alphabeta:6: a match of mcts:1000 costs ~30 CPU-s)
-# Games are played in seat-swapped pairs from shared 4-ply random openings (8 for yao, whose
-# first plies have few legal moves: with 4, two deterministic players replayed the same game in
-# 73 of 200) and, for round-based variants, from varied starting ownerships (`ayo train
+# Games are played in seat-swapped pairs from shared random openings (4 plies, 8 for yao:
+# models_table.opening_plies) and, for round-based variants, from varied starting ownerships (`ayo train
 # --evaluate`, the tournament's driver).
 #
 # A run trained on whole matches (`options = "episode=match"`) is measured the other way round:
@@ -25,10 +24,8 @@ MATCH_GAMES="${MATCH_GAMES:-40}"
 SIMS="${SIMS:-32}"
 
 variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
-case "$variant" in
-    yao) PLIES="${PLIES:-8}" ;;
-    *) PLIES="${PLIES:-4}" ;;
-esac
+SCRIPTS="$(dirname "${BASH_SOURCE[0]}")"
+PLIES="${PLIES:-$(python3 -c "import sys; sys.path.insert(0, '$SCRIPTS'); import models_table as m; print(m.opening_plies('$variant'))")}"
 CURVE_CAP=()
 ROUNDS=()
 if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then

@@ -14,6 +14,14 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 VARIANTS = ["oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao"]
+
+
+def opening_plies(variant):
+    """Random plies of the shared opening of each evaluation and tournament pair: 4, and 8 for
+    yao (its first plies have few legal moves: with 4, two deterministic players replayed the
+    same game in 73 of 200)."""
+    return 8 if variant == "yao" else 4
+
 # models/shipped.json: for each variant, the shipped model (models/<variant>/<model>.ot) and the
 # run folder that trained it; `ayo serve` lists these first and marks them.
 SHIPPED = {

@@ -17,6 +17,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import models_table  # noqa: E402
 import prune_checkpoints  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -66,7 +67,7 @@ def main():
            ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")
            + "Strength of the last checkpoint, 32 simulations per move (its "
            "search's best move), games in seat-swapped pairs from shared "
-           + ("8-ply" if variant == "yao" else "4-ply") + " random openings"
+           + f"{models_table.opening_plies(variant)}-ply random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
            + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
            + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):", "", head]

@@ -14,9 +14,7 @@ OUT="${OUT:-experiments/tournaments}"
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(oware ayo ayoayo ncho adi jerin jodu yao)
 for v in "${variants[@]}"; do
-    model=$(python3 -c "import sys; sys.path.insert(0, 'scripts'); import models_table as m; print(m.SHIPPED['$v'][0])")
-    plies=4
-    [ "$v" = yao ] && plies=8 # (yao's 4-ply openings repeat games: scripts/evaluate-run.sh)
+    read -r model plies < <(python3 -c "import sys; sys.path.insert(0, 'scripts'); import models_table as m; print(m.SHIPPED['$v'][0], m.opening_plies('$v'))")
     echo "== $v: models/$v/$model.ot:32 against the baselines =="
     "$AYO" tournament --variant "$v" --players "models/$v/$model.ot:32" alphabeta:6 mcts:1000 greedy \
         --games "$GAMES" --openings "$plies" --out "$OUT/$v" | sed -n '/^Rank/,/^$/p'

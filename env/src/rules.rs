@@ -277,10 +277,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 
 /// Scale of [`move_gains`]: a gain of this many heuristic units (seeds) reads 1.
 pub const GAIN_UNIT: f32 = 8.0;
+/// What [`move_gains`] reads for a move that ends the game won (lost: its negation).
+pub const WON_GAIN: f32 = 8.0;
 
 /// For each action of the player to move in `s`, what playing it changes [`Rules::heuristic`]
-/// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads ±8 (won
-/// or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is written.
+/// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads
+/// ±[`WON_GAIN`] (won or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is
+/// written.
 pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
     out[..rules.num_actions()].fill(0.0);
     let Some(mover) = rules.to_play(s) else {
@@ -291,7 +294,7 @@ pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
         out[a as usize] = if rules.is_terminal(&after) {
-            8.0 * rules.returns(&after)[mover.index()]
+            WON_GAIN * rules.returns(&after)[mover.index()]
         } else {
             (rules.heuristic(&after, mover) - now) as f32 / GAIN_UNIT
         };

@@ -146,11 +146,7 @@ impl Run {
             cfg.varied_starts,
             cfg.opening_plies,
         );
-        let buffer = ReplayBuffer::new(
-            cfg.buffer_size,
-            cfg.net_shape()?.inputs,
-            rules.num_actions(),
-        );
+        let buffer = ReplayBuffer::new(cfg.buffer_size, net.shape.inputs, rules.num_actions());
         Ok(Run {
             helper: helper_of(&net, &cfg)?,
             player: player_of(&net, &cfg)?,
@@ -195,7 +191,7 @@ impl Run {
             .map_err(|k| anyhow::anyhow!("resume.ot: optimizer tensor {k} missing"))?;
         let buffer = ReplayBuffer::from_tensors(
             cfg.buffer_size,
-            cfg.net_shape()?.inputs,
+            trainer.net.shape.inputs,
             rules.num_actions(),
             &tensors,
         )

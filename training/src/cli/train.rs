@@ -372,7 +372,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
 
     let mut buffer = ReplayBuffer::new(
         cfg.buffer_size.max(cfg.batch_size),
-        cfg.net_shape()?.inputs,
+        net.shape.inputs,
         rules.num_actions(),
     );
     // Every move a full search, then (if the config has one) with its playout cap.
@@ -493,7 +493,7 @@ impl Learner {
             match Shard::decode(
                 &key,
                 &bytes,
-                run.cfg.net_shape()?.inputs,
+                run.trainer.net.shape.inputs,
                 run.rules.num_actions(),
             ) {
                 Ok(shard) => {
