@@ -35,11 +35,7 @@ if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
     MATCH_AGAINST="$AGAINST"
     MATCH_GAMES="$GAMES"
 fi
-echo "== $RUN ($variant): learning curve =="
-"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
-    --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
-    --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
-echo "== $RUN: final strength, $GAMES games against each of $AGAINST =="
+echo "== $RUN ($variant): final strength, $GAMES games against each of $AGAINST =="
 "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" "${ROUNDS[@]}" \
     --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
 case "$variant" in
@@ -50,3 +46,8 @@ case "$variant" in
             --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/match.csv"
         ;;
 esac
+# The curve last: the final figures decide whether a run ships.
+echo "== $RUN ($variant): learning curve =="
+"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
+    --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
+    --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"

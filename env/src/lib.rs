@@ -21,6 +21,7 @@ pub mod rng;
 
 // The seams: one rules trait, the runtime variant, game records, the agent abstraction.
 pub mod agent;
+pub mod input;
 pub mod record;
 pub mod repetition;
 pub mod rules;

@@ -163,6 +163,12 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
         let scores = self.scores(s);
         scores[view.index()] - scores[(!view).index()]
     }
+    /// A bound on [`Rules::heuristic`]'s magnitude in every position. By default the pieces
+    /// in play (a score difference, or the fours' worths, never exceeds them); `yao` adds its
+    /// front-row bonus.
+    fn heuristic_bound(&self) -> i32 {
+        self.snapshot(&self.start(Player::South)).total() as i32
+    }
     /// Length of [`Rules::tactics`].
     fn tactics_len(&self) -> usize {
         self.num_actions()
@@ -279,6 +285,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
 pub const GAIN_UNIT: f32 = 8.0;
 /// What [`move_gains`] reads for a move that ends the game won (lost: its negation).
 pub const WON_GAIN: f32 = 8.0;
+
+/// A bound on every look-ahead feature's magnitude ([`Rules::tactics`] by [`move_gains`]): a
+/// decided game reads ±[`WON_GAIN`], and a move can change the heuristic by at most twice
+/// [`Rules::heuristic_bound`].
+pub fn tactics_bound<R: Rules>(rules: &R) -> f32 {
+    WON_GAIN.max(2.0 * rules.heuristic_bound() as f32 / GAIN_UNIT)
+}
 
 /// For each action of the player to move in `s`, what playing it changes [`Rules::heuristic`]
 /// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads

@@ -222,6 +222,9 @@ impl Rules for Variant {
     fn heuristic(&self, s: &VariantState, view: Player) -> i32 {
         with_state!(self, s, r, s => r.heuristic(s, view))
     }
+    fn heuristic_bound(&self) -> i32 {
+        with_rules!(self, r => r.heuristic_bound())
+    }
     fn round(&self, s: &VariantState) -> u32 {
         with_state!(self, s, r, s => r.round(s))
     }

@@ -11,7 +11,7 @@
 //!
 //!   | buffer       | shape                 | type   | meaning                                              |
 //!   |--------------|-----------------------|--------|------------------------------------------------------|
-//!   | `obs`        | `[N, observation_len]`| `f32`  | the canonical observation, from the view of the player to move ([`Rules::observe`]) |
+//!   | `obs`        | `[N, observation_len]`| `f32`  | the canonical observation, from the view of the player to move ([`Rules::observe`]), then with `lookahead` the look-ahead features ([`crate::input`]) |
 //!   | `mask`       | `[N, num_actions]`    | `bool` | legal actions of the player to move (numpy `bool_`; `mask.view(np.int8)` gives 0/1 bytes) |
 //!   | `to_play`    | `[N]`                 | `u8`   | the player to move, 0 (South) or 1 (North)            |
 //!   | `rewards`    | `[N, 2]`              | `f32`  | reward of **each player** (column = player index, not the mover): the game's result (+1 win, −1 loss, 0 draw) on the step that ends it, 0 otherwise |
@@ -64,6 +64,7 @@
 
 use crate::action::{Action, ActionMask};
 use crate::error::ParseError;
+use crate::input::{encode, input_len};
 use crate::player::Player;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -120,6 +121,10 @@ pub struct VecEnvConfig {
     pub max_plies: Option<u32>,
     /// Who moves first in each new game.
     pub first: FirstPlayer,
+    /// Whether each observation row ends with the look-ahead features ([`Rules::tactics`],
+    /// [`crate::input`]): what each move gains by the baselines' heuristic.
+    #[serde(default)]
+    pub lookahead: bool,
 }
 
 impl Default for VecEnvConfig {
@@ -130,6 +135,7 @@ impl Default for VecEnvConfig {
             seed: 0,
             max_plies: Some(1000),
             first: FirstPlayer::Fixed(Player::South),
+            lookahead: false,
         }
     }
 }
@@ -348,7 +354,7 @@ impl VecEnv<Variant> {
             if let Some(last) = &g.last {
                 check(i, last)?;
                 let out = &mut env.final_obs[i * obs_len..(i + 1) * obs_len];
-                env.rules.observe(last, out);
+                encode(&env.rules, last, env.config.lookahead, out);
                 env.final_returns[i] = env.rules.returns(last);
                 env.final_states[i] = Some(last.clone());
             }
@@ -379,7 +385,7 @@ impl<R: Rules> VecEnv<R> {
                 reason: format!("cannot start {} threads: {e}", config.threads),
             })?;
         let n = config.num_envs;
-        let obs_len = rules.observation_len();
+        let obs_len = input_len(&rules, config.lookahead);
         let mut env = VecEnv {
             states: Vec::with_capacity(n),
             legal: vec![ActionMask::EMPTY; n],
@@ -693,8 +699,10 @@ impl<R: Rules> VecEnv<R> {
         self.pool.current_num_threads()
     }
     /// Length of one observation row.
+    /// Length of an observation row: [`Rules::observation_len`], and [`Rules::tactics_len`]
+    /// more with `lookahead`.
     pub fn observation_len(&self) -> usize {
-        self.rules.observation_len()
+        input_len(&self.rules, self.config.lookahead)
     }
     /// Size of the action space (columns of the mask).
     pub fn num_actions(&self) -> usize {
@@ -754,7 +762,7 @@ fn first_player(rule: FirstPlayer, game: usize, episode: u32, rng: &mut Rng) -> 
 
 /// Steps (when `play`) and observes one chunk of games.
 fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_, R::State>) {
-    let obs_len = rules.observation_len();
+    let obs_len = input_len(rules, config.lookahead);
     let na = rules.num_actions();
     for j in 0..c.states.len() {
         let s = &mut c.states[j];
@@ -770,7 +778,8 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
             }
             if term || trunc {
                 c.final_returns[j] = reward;
-                rules.observe(s, &mut c.final_obs[j * obs_len..(j + 1) * obs_len]);
+                let out = &mut c.final_obs[j * obs_len..(j + 1) * obs_len];
+                encode(rules, s, config.lookahead, out);
                 let game = c.start + j;
                 c.episodes[j] += 1;
                 let episode = c.episodes[j];
@@ -783,7 +792,12 @@ fn run_chunk<R: Rules>(rules: &R, config: &VecEnvConfig, play: bool, c: Chunk<'_
         c.rewards[2 * j + 1] = reward[1];
         c.terminated[j] = term;
         c.truncated[j] = trunc;
-        rules.observe(s, &mut c.obs[j * obs_len..(j + 1) * obs_len]);
+        encode(
+            rules,
+            s,
+            config.lookahead,
+            &mut c.obs[j * obs_len..(j + 1) * obs_len],
+        );
         let legal = rules.legal_mask(s);
         c.legal[j] = legal;
         let bits = legal.0;

@@ -45,6 +45,9 @@ class Game:
     @property
     def observation_bounds(self) -> tuple[float, float]:
         """``(low, high)`` of every observation feature: 0 and the number of seeds in play."""
+    def observation_spec(self, lookahead: bool = False) -> tuple[int, float, float]:
+        """``(length, low, high)`` of ``observation(lookahead)``: what an observation space
+        needs (with ``lookahead`` the features reach below 0: a move can lose seeds)."""
     @property
     def board(self) -> list[int]:
         """Seeds per pit in absolute pit order (0..11 for 2 × 6 boards)."""
@@ -64,8 +67,9 @@ class Game:
     def is_terminal(self) -> bool: ...
     def returns(self) -> list[float]:
         """+1 win, -1 loss, 0 draw from each player's view; zeros until the end."""
-    def observation(self) -> npt.NDArray[np.float32]:
-        """The observation from the view of the player to move."""
+    def observation(self, lookahead: bool = False) -> npt.NDArray[np.float32]:
+        """The observation from the view of the player to move; with ``lookahead``, followed by
+        ``tactics()`` (as ``VecEnv(..., lookahead=True)`` writes its rows)."""
     def tactics(self) -> npt.NDArray[np.float32]:
         """Look-ahead features: each action's gain by the baselines' heuristic (seeds / 8), and
         in yao the opponent's threats; what a network trained with ``lookahead`` also takes."""
@@ -97,12 +101,14 @@ class VecEnv:
         num_threads: int = 0,
         max_plies: int | None = 1000,
         first: str | int | None = None,
+        lookahead: bool = False,
         **options: OptionValue,
     ) -> None:
         """``num_envs`` games of ``variant`` on ``num_threads`` threads (0 = one per core).
 
         ``max_plies``: a game still live after that many plies is truncated (``None``: never).
         ``first``: ``"south"``/``0`` (default), ``"north"``/``1``, ``"alternate"`` or ``"random"``.
+        ``lookahead``: each observation row ends with the look-ahead features (``Game.tactics``).
         Raises ``ValueError`` for an unknown variant or option or a bad setting.
         """
     @property
@@ -117,6 +123,8 @@ class VecEnv:
     def observation_len(self) -> int: ...
     @property
     def observation_bounds(self) -> tuple[float, float]: ...
+    @property
+    def lookahead(self) -> bool: ...
     @property
     def max_plies(self) -> int | None: ...
     @property

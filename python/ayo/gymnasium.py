@@ -58,9 +58,9 @@ def register_envs() -> None:
         )
 
 
-def observation_box(length: int, bounds: tuple[float, float]) -> spaces.Box:
-    """The space of a variant's observation: ``length`` floats within ``bounds``."""
-    low, high = bounds
+def observation_box(length: int, low: float, high: float) -> spaces.Box:
+    """The space of a variant's observation: ``length`` floats within ``[low, high]``
+    (``Game.observation_spec``)."""
     return spaces.Box(low=low, high=high, shape=(length,), dtype=np.float32)
 
 
@@ -71,7 +71,9 @@ class AyoEnv(gymnasium.Env):
     * Observation: the variant's float32 observation from the agent's view (``Box``), or with
       ``obs_type="dict"`` a ``Dict`` of it and an int8 ``action_mask``. When the game has ended
       on the opponent's side of the board the final observation is from the view of the player
-      who would have moved next, as ``ayo.Game.observation`` gives it.
+      who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True``
+      it ends with the look-ahead features (``ayo.Game.tactics``: what each move gains by the
+      baselines' heuristic), as the shipped networks trained with them see a position.
     * Action: ``Discrete(num_actions)``; legal actions: ``info["action_mask"]`` /
       ``action_masks()``. An illegal action (``illegal_action="lose"``, the default, as
       PettingZoo's board games and as ``check_env``'s unmasked sampling needs) ends the episode
@@ -94,9 +96,11 @@ class AyoEnv(gymnasium.Env):
         max_plies: int | None = 1000,
         illegal_action: str = "lose",
         render_mode: str | None = None,
+        lookahead: bool = False,
         **options: Any,
     ) -> None:
         self.game = Game(variant, **options)  # raises ValueError for a bad variant or option
+        self.lookahead = bool(lookahead)
         self.variant = variant
         self.options = options
         if seat not in (0, 1, None):
@@ -121,7 +125,7 @@ class AyoEnv(gymnasium.Env):
             raise TypeError(f"opponent must be an agent spec, an ayo.Agent or a function of a Game, got {opponent!r}")
         self._opponent: Agent | Callable[[Game], int] | None = None
 
-        box = observation_box(self.game.observation_len, self.game.observation_bounds)
+        box = observation_box(*self.game.observation_spec(self.lookahead))
         if obs_type == "dict":
             self.observation_space = spaces.Dict(
                 {
@@ -194,7 +198,7 @@ class AyoEnv(gymnasium.Env):
             self.game.apply(int(action))
 
     def _observation(self):
-        obs = self.game.observation()
+        obs = self.game.observation(self.lookahead)
         if self.obs_type == "dict":
             return {"observation": obs, "action_mask": self.game.action_mask().astype(np.int8)}
         return obs
@@ -239,6 +243,7 @@ class AyoVectorEnv(VectorEnv):
       In every mode ``info["final_returns"]`` (both players' results, ``_final_returns``
       marking the games that ended) is given on the step that ends games.
     * ``reset(seed=...)``: one integer, or a list of one per game.
+    * ``lookahead=True``: each observation ends with the look-ahead features (``ayo.VecEnv``'s).
     * An illegal action raises ``ValueError`` naming the game and the action; no game changes.
     """
 
@@ -254,10 +259,18 @@ class AyoVectorEnv(VectorEnv):
         opponent: Opponent | None = None,
         seat: int = 0,
         render_mode: str | None = None,
+        lookahead: bool = False,
         **options: Any,
     ) -> None:
         self.env = VecEnv(
-            variant, num_envs, seed=seed, num_threads=num_threads, max_plies=max_plies, first=first, **options
+            variant,
+            num_envs,
+            seed=seed,
+            num_threads=num_threads,
+            max_plies=max_plies,
+            first=first,
+            lookahead=bool(lookahead),
+            **options,
         )
         self.variant, self.options = variant, options
         try:
@@ -278,7 +291,7 @@ class AyoVectorEnv(VectorEnv):
         self.opponent = opponent
         self.num_envs = num_envs
         self.render_mode = render_mode
-        self.single_observation_space = observation_box(self.env.observation_len, self.env.observation_bounds)
+        self.single_observation_space = observation_box(self.env.observation_len, *self.env.observation_bounds)
         self.single_action_space = spaces.Discrete(self.env.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

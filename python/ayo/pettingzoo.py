@@ -21,6 +21,8 @@ is the conversion for turn-based games (the agent not to move acts with a no-op 
 
 The observation is the variant's own (``ayo.Game.observation``): the current position seen by
 the player to move. The agent not to move receives that same vector, with an all-zero mask.
+``lookahead=True`` appends the look-ahead features (``ayo.Game.tactics``: what each move gains
+by the baselines' heuristic).
 
     from ayo.pettingzoo import env
     e = env("oware")
@@ -67,7 +69,8 @@ class raw_env(AECEnv, EzPickle):
     """One game of ``variant`` between ``player_0`` (South) and ``player_1`` (North).
 
     ``first``: the player who moves first; ``max_plies``: a game still live after that many
-    plies is truncated for both agents; ``**options``: the variant preset's options.
+    plies is truncated for both agents; ``lookahead``: the observation ends with the
+    look-ahead features; ``**options``: the variant preset's options.
     Rewards: each agent's result (+1 / -1 / 0) when the game ends, else 0.
     """
 
@@ -80,12 +83,14 @@ class raw_env(AECEnv, EzPickle):
         max_plies: int | None = 1000,
         render_mode: str | None = None,
         obs_type: str = "dict",
+        lookahead: bool = False,
         **options: Any,
     ) -> None:
-        EzPickle.__init__(self, variant, first, max_plies, render_mode, obs_type, **options)
+        EzPickle.__init__(self, variant, first, max_plies, render_mode, obs_type, lookahead, **options)
         if obs_type not in ("dict", "box"):
             raise ValueError(f'obs_type must be "dict" or "box", got {obs_type!r}')
         self.obs_type = obs_type
+        self.lookahead = bool(lookahead)
         super().__init__()
         self.game = Game(variant, first=first, **options)  # ValueError for a bad variant/option
         self.variant, self.first, self.options = variant, first, options
@@ -98,7 +103,7 @@ class raw_env(AECEnv, EzPickle):
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
         n = self.game.num_actions
-        box = observation_box(self.game.observation_len, self.game.observation_bounds)
+        box = observation_box(*self.game.observation_spec(self.lookahead))
         if obs_type == "box":
             obs_space = box
         else:
@@ -114,9 +119,10 @@ class raw_env(AECEnv, EzPickle):
         return self.action_spaces[agent]
 
     def observe(self, agent: str):
+        obs = self.game.observation(self.lookahead)
         if self.obs_type == "box":
-            return self.game.observation()
-        return {"observation": self.game.observation(), "action_mask": self._mask(agent)}
+            return obs
+        return {"observation": obs, "action_mask": self._mask(agent)}
 
     def _mask(self, agent: str) -> np.ndarray:
         """``agent``'s legal actions (int8; all zeros when it is not to move)."""

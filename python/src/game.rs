@@ -1,6 +1,7 @@
 //! `ayo.Game`: one game of a variant, for search, analysis and tests.
 
 use crate::options::{self, value_error};
+use ayo_env::input::{encode, input_bounds, input_len};
 use ayo_env::picture::{self, Layout};
 use ayo_env::{Action, GameRecord, Player, Rules, Variant, VariantState};
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
@@ -36,17 +37,6 @@ pub fn action(rules: &Variant, action: i64) -> PyResult<Action> {
         )));
     }
     Ok(action as Action)
-}
-
-/// Bounds of every observation feature, for observation spaces: the variants' observations are
-/// counts and flags scaled down (seeds / 4, stores / 24, ownership flags, ...), so none is
-/// negative and none exceeds the number of seeds in play (checked over random games of every
-/// variant by the Python tests).
-pub fn observation_bounds(rules: &Variant) -> (f32, f32) {
-    (
-        0.0,
-        rules.snapshot(&rules.start(Player::South)).total() as f32,
-    )
 }
 
 fn player(index: i64) -> PyResult<Player> {
@@ -161,7 +151,15 @@ impl Game {
     /// `(low, high)` bounds of every observation feature (0 and the number of seeds in play).
     #[getter]
     fn observation_bounds(&self) -> (f32, f32) {
-        observation_bounds(&self.rules)
+        input_bounds(&self.rules, false)
+    }
+
+    /// `(length, low, high)` of `observation(lookahead)`: what an observation space needs.
+    /// With `lookahead` the features may be negative: a move loses what it gives away.
+    #[pyo3(signature = (lookahead = false))]
+    fn observation_spec(&self, lookahead: bool) -> (usize, f32, f32) {
+        let (low, high) = input_bounds(&self.rules, lookahead);
+        (input_len(&self.rules, lookahead), low, high)
     }
 
     /// The legal actions of the player to move, in increasing order (empty once over).
@@ -257,10 +255,13 @@ impl Game {
         self.rules.returns(&self.state)
     }
 
-    /// The observation from the view of the player to move (float32, `observation_len`).
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        let mut out = vec![0.0; self.rules.observation_len()];
-        self.rules.observe(&self.state, &mut out);
+    /// The observation from the view of the player to move (float32, `observation_len`); with
+    /// `lookahead`, followed by the look-ahead features (`tactics()`), as a network trained with
+    /// them takes its input and as `VecEnv(..., lookahead=True)` writes its rows.
+    #[pyo3(signature = (lookahead = false))]
+    fn observation<'py>(&self, py: Python<'py>, lookahead: bool) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0.0; input_len(&self.rules, lookahead)];
+        encode(&self.rules, &self.state, lookahead, &mut out);
         PyArray1::from_vec(py, out)
     }
 

@@ -175,9 +175,11 @@ impl VecEnv {
     /// `num_envs` games of `variant` (with the preset's `**options`), stepped by `num_threads`
     /// worker threads (0 = one per core). Games still live after `max_plies` plies are
     /// truncated (`None`: never). `first`: who starts each game — `"south"`/`0` (the
-    /// default), `"north"`/`1`, `"alternate"` or `"random"`.
+    /// default), `"north"`/`1`, `"alternate"` or `"random"`. `lookahead`: each observation row
+    /// ends with the look-ahead features (`Game.observation(lookahead=True)`).
     #[new]
-    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = None, **options))]
+    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = None, lookahead = false, **options))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
         num_envs: usize,
@@ -185,6 +187,7 @@ impl VecEnv {
         num_threads: usize,
         max_plies: Option<u32>,
         first: Option<&Bound<'_, PyAny>>,
+        lookahead: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let first = match first {
@@ -198,6 +201,7 @@ impl VecEnv {
             seed,
             max_plies,
             first: first.parse::<FirstPlayer>().map_err(value_error)?,
+            lookahead,
         };
         let env = ayo_env::VecEnv::new(rules, config).map_err(value_error)?;
         Ok(VecEnv { env })
@@ -224,10 +228,15 @@ impl VecEnv {
     fn observation_len(&self) -> usize {
         self.env.observation_len()
     }
-    /// `(low, high)` bounds of every observation feature (see `Game.observation_bounds`).
+    /// `(low, high)` bounds of every observation feature (see `Game.observation_spec`).
     #[getter]
     fn observation_bounds(&self) -> (f32, f32) {
-        crate::game::observation_bounds(self.env.rules())
+        ayo_env::input::input_bounds(self.env.rules(), self.env.config().lookahead)
+    }
+    /// Whether each observation row ends with the look-ahead features.
+    #[getter]
+    fn lookahead(&self) -> bool {
+        self.env.config().lookahead
     }
     #[getter]
     fn max_plies(&self) -> Option<u32> {
@@ -472,10 +481,15 @@ impl VecEnv {
 
     fn __repr__(&self) -> String {
         format!(
-            "VecEnv({:?}, num_envs={}, num_threads={})",
+            "VecEnv({:?}, num_envs={}, num_threads={}{})",
             self.env.rules().id(),
             self.env.num_envs(),
-            self.env.threads()
+            self.env.threads(),
+            if self.env.config().lookahead {
+                ", lookahead=True"
+            } else {
+                ""
+            }
         )
     }
 }

@@ -38,6 +38,26 @@ def test_start_position(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_observation_with_lookahead_is_the_observation_then_the_tactics(variant):
+    rng = np.random.default_rng(2)
+    length, low, high = g_spec = ayo.Game(variant).observation_spec(lookahead=True)
+    plain = ayo.Game(variant).observation_spec()
+    assert plain == (ayo.Game(variant).observation_len, *ayo.Game(variant).observation_bounds)
+    assert low < 0 < high
+    gains = 0
+    for _ in range(5):
+        g = ayo.Game(variant)
+        while not g.is_terminal() and g.ply < 400:
+            x = g.observation(lookahead=True)
+            assert x.dtype == np.float32 and x.shape == (length,), g_spec
+            np.testing.assert_array_equal(x, np.concatenate([g.observation(), g.tactics()]))
+            assert low <= x.min() and x.max() <= high
+            gains += int(np.any(g.tactics() != 0))
+            g.apply(int(rng.choice(g.legal_actions())))
+    assert gains > 0  # some position of some game offers a move that gains or loses
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_keep_their_invariants(variant):
     rng = np.random.default_rng(1)
     for _ in range(20):

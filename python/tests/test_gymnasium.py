@@ -21,7 +21,9 @@ def test_every_variant_has_a_registered_id():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("kwargs", [{}, {"obs_type": "dict"}, {"seat": 1, "opponent": "greedy"}, {"seat": None}])
+@pytest.mark.parametrize(
+    "kwargs", [{}, {"obs_type": "dict"}, {"seat": 1, "opponent": "greedy"}, {"seat": None}, {"lookahead": True}]
+)
 def test_check_env_passes_without_warnings(variant, kwargs):
     env = gym.make(env_id(variant), **kwargs).unwrapped
     with warnings.catch_warnings():
@@ -116,7 +118,8 @@ def test_render_ansi_draws_the_board():
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_vector_env_in_same_step_mode_agrees_with_native(variant):
+@pytest.mark.parametrize("lookahead", [False, True])
+def test_vector_env_in_same_step_mode_agrees_with_native(variant, lookahead):
     n = 32
     venv = gym.make_vec(
         env_id(variant),
@@ -125,10 +128,11 @@ def test_vector_env_in_same_step_mode_agrees_with_native(variant):
         num_threads=1,
         max_plies=150,
         autoreset_mode=AutoresetMode.SAME_STEP,
+        lookahead=lookahead,
     )
     assert isinstance(venv.unwrapped, AyoVectorEnv) if hasattr(venv, "unwrapped") else True
     assert venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
-    native = ayo.VecEnv(variant, n, num_threads=1, max_plies=150)
+    native = ayo.VecEnv(variant, n, num_threads=1, max_plies=150, lookahead=lookahead)
     obs, info = venv.reset(seed=0)
     nobs, ninfo = native.reset(seed=0)
     assert venv.observation_space.contains(obs)
@@ -140,6 +144,7 @@ def test_vector_env_in_same_step_mode_agrees_with_native(variant):
         obs, reward, terminated, truncated, info = venv.step(actions)
         nobs, nrewards, nterm, ntrunc, ninfo = native.step(actions)
         np.testing.assert_array_equal(obs, nobs)
+        assert venv.observation_space.contains(obs)
         np.testing.assert_array_equal(reward, nrewards[np.arange(n), mover])
         np.testing.assert_array_equal(terminated, nterm)
         np.testing.assert_array_equal(info["action_mask"], ninfo["action_mask"])
@@ -182,3 +187,18 @@ def test_variant_options_pass_through_every_wrapper():
     np.testing.assert_array_equal(aec.observe("player_0")["observation"], ayo.Game("oware", seeds=3).observation())
     if "ncho" in VARIANTS:
         check_env(gym.make("ayo/Ncho-v1", episode="match", max_plies=400).unwrapped)
+
+
+@pytest.mark.parametrize("obs_type", ["box", "dict"])
+def test_lookahead_observation_ends_with_the_games_tactics(obs_type):
+    env = AyoEnv("yao", opponent="greedy", obs_type=obs_type, lookahead=True)
+    obs, info = env.reset(seed=3)
+    for _ in range(40):
+        x = obs["observation"] if obs_type == "dict" else obs
+        assert env.observation_space.contains(obs)
+        game = env.unwrapped.game
+        np.testing.assert_array_equal(x[game.observation_len :], game.tactics())
+        assert len(x) == game.observation_len + game.tactics_len
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            obs, info = env.reset()

@@ -21,6 +21,16 @@ def test_api_test_passes_unwrapped(variant):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_api_test_passes_with_lookahead(variant):
+    e = env(variant, lookahead=True)
+    api_test(e, num_cycles=300)
+    e.reset(seed=0)
+    obs = e.observe(e.agent_selection)["observation"]
+    g = e.unwrapped.game
+    np.testing.assert_array_equal(obs, np.concatenate([g.observation(), g.tactics()]))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_a_game_matches_ayo_game(variant):
     e = env(variant)
     e.reset(seed=0)

@@ -13,16 +13,18 @@ def masks_of(games):
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("threads, max_plies", [(1, 120), (2, 120), (1, 10)])
-def test_vec_env_agrees_with_single_games(variant, threads, max_plies):
+@pytest.mark.parametrize("threads, max_plies, lookahead", [(1, 120, False), (2, 120, False), (1, 10, False), (2, 120, True)])
+def test_vec_env_agrees_with_single_games(variant, threads, max_plies, lookahead):
     n = 24
-    env = ayo.VecEnv(variant, n, seed=5, num_threads=threads, max_plies=max_plies)
+    env = ayo.VecEnv(variant, n, seed=5, num_threads=threads, max_plies=max_plies, lookahead=lookahead)
+    assert env.lookahead == lookahead
+    assert (env.observation_len, *env.observation_bounds) == ayo.Game(variant).observation_spec(lookahead)
     games = [ayo.Game(variant) for _ in range(n)]
     obs, info = env.reset()
     rng = np.random.default_rng(7)
     finished = truncations = 0
     for _ in range(400):
-        np.testing.assert_array_equal(obs, np.array([g.observation() for g in games]))
+        np.testing.assert_array_equal(obs, np.array([g.observation(lookahead) for g in games]))
         np.testing.assert_array_equal(info["action_mask"], masks_of(games))
         np.testing.assert_array_equal(info["to_play"], [g.to_play for g in games])
         actions = np.array([rng.choice(g.legal_actions()) for g in games])
@@ -35,7 +37,7 @@ def test_vec_env_agrees_with_single_games(variant, threads, max_plies):
             expected = g.returns() if g.is_terminal() else [0.0, 0.0]
             np.testing.assert_array_equal(rewards[i], expected)
             if terminated[i] or truncated[i]:
-                np.testing.assert_array_equal(final_obs[i], g.observation())
+                np.testing.assert_array_equal(final_obs[i], g.observation(lookahead))
                 np.testing.assert_array_equal(final_returns[i], expected)
                 finished += int(terminated[i])
                 truncations += int(truncated[i])

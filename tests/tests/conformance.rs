@@ -13,6 +13,8 @@
 //! * `returns` are 0 for both until the end and sum to 0 after it; `ply` counts the actions;
 //! * `notation(parse_notation(notation(s))) == notation(s)`, with the same snapshot and hash;
 //! * the observation has `observation_len()` finite values (every entry is written);
+//! * the look-ahead features and the heuristic stay within their declared bounds, and the
+//!   encoded input (observation, then features) within `input_bounds`;
 //! * games end within 1000 plies, whole matches (`episode=match`) within [`MATCH_MAX_PLIES`] (the
 //!   length distribution is printed, `--nocapture` shows it);
 //! * the game's detailed [`GameRecord`] serialises to JSON and replays to the same final state
@@ -20,6 +22,8 @@
 //!
 //! `PROPTEST_CASES` overrides the number of games per preset (default [`GAMES`]).
 
+use ayo_env::input::{encode, input_bounds, input_len};
+use ayo_env::rules::tactics_bound;
 use ayo_env::{
     Action, GameRecord, PlayError, Player, Rules, Snapshot, Variant, VariantState, VARIANT_NAMES,
 };
@@ -320,16 +324,22 @@ fn observation_has_observation_len_finite_values() {
 }
 
 #[test]
-fn tactics_are_finite_and_zero_for_illegal_moves() {
+fn tactics_are_bounded_and_zero_for_illegal_moves() {
     for_every_preset(|v, seed| {
         let (len, n) = (v.tactics_len(), v.num_actions());
         prop_assert!(len >= n, "the mover's gains come first");
+        let (bound, h_bound) = (tactics_bound(v), v.heuristic_bound());
+        let (low, high) = input_bounds(v, true);
         random_game(v, seed, |s, _| {
             let mut t = vec![f32::NAN; len];
             v.tactics(s, &mut t);
             let mask = v.legal_mask(s);
             for (a, &g) in t.iter().enumerate() {
-                prop_assert!(g.is_finite(), "entry {a} = {g} at {}", v.notation(s));
+                prop_assert!(
+                    g.abs() <= bound,
+                    "entry {a} = {g}, beyond ±{bound}, at {}",
+                    v.notation(s)
+                );
                 if a < n && !mask.contains(a as u8) {
                     prop_assert!(
                         g == 0.0,
@@ -338,6 +348,26 @@ fn tactics_are_finite_and_zero_for_illegal_moves() {
                     );
                 }
             }
+            for p in Player::BOTH {
+                let h = v.heuristic(s, p);
+                prop_assert!(
+                    h.abs() <= h_bound,
+                    "heuristic {h} beyond ±{h_bound} at {}",
+                    v.notation(s)
+                );
+            }
+            // The whole input (observation, then the features) within its declared bounds.
+            let mut input = vec![f32::NAN; input_len(v, true)];
+            encode(v, s, true, &mut input);
+            let mut obs = vec![f32::NAN; v.observation_len()];
+            v.observe(s, &mut obs);
+            prop_assert_eq!(&input[..obs.len()], &obs[..]);
+            prop_assert_eq!(&input[obs.len()..], &t[..]);
+            prop_assert!(
+                input.iter().all(|x| (low..=high).contains(x)),
+                "input {input:?} beyond [{low}, {high}] at {}",
+                v.notation(s)
+            );
             Ok(())
         })?;
         Ok(())

@@ -15,6 +15,7 @@ fn env(name: &str, num_envs: usize, threads: usize, max_plies: Option<u32>) -> V
         seed: 42,
         max_plies,
         first: FirstPlayer::Alternate,
+        lookahead: false,
     };
     VecEnv::from_spec(name, &[], config).unwrap()
 }
@@ -236,6 +237,7 @@ fn the_first_player_can_be_fixed_alternating_or_random() {
             seed,
             max_plies: None,
             first,
+            lookahead: false,
         };
         let mut e = VecEnv::from_spec("oware", &[], config).unwrap();
         let mut buf = Buffers::new(&e);
@@ -380,6 +382,57 @@ fn play_on(e: &mut VecEnv, steps: usize) -> Vec<Buffers> {
 }
 
 #[test]
+fn with_lookahead_each_row_is_the_observation_then_the_tactics() {
+    for name in VARIANT_NAMES {
+        let make = |lookahead| {
+            let config = VecEnvConfig {
+                num_envs: 32,
+                threads: 2,
+                seed: 3,
+                max_plies: Some(80),
+                first: FirstPlayer::Alternate,
+                lookahead,
+            };
+            let mut e = VecEnv::from_spec(name, &[], config).unwrap();
+            let mut buf = Buffers::new(&e);
+            e.reset(None, &mut buf.view_mut()).unwrap();
+            (e, buf)
+        };
+        let ((mut plain, mut pb), (mut with, mut wb)) = (make(false), make(true));
+        let rules = plain.rules().clone();
+        let (n, t) = (rules.observation_len(), rules.tactics_len());
+        assert_eq!(with.observation_len(), n + t, "{name}");
+        let mut actions = vec![0; 32];
+        let mut tactics = vec![0.0; t];
+        for _ in 0..120 {
+            plain.sample_actions(&mut actions);
+            plain.step(&actions, &mut pb.view_mut()).unwrap();
+            with.step(&actions, &mut wb.view_mut()).unwrap();
+            for i in 0..32 {
+                let row = wb.obs.row(i);
+                assert_eq!(
+                    row.slice(ndarray::s![..n]),
+                    pb.obs.row(i),
+                    "{name}: game {i}"
+                );
+                rules.tactics(with.state(i), &mut tactics);
+                assert_eq!(
+                    row.slice(ndarray::s![n..]).to_vec(),
+                    tactics,
+                    "{name}: game {i}"
+                );
+                let last = with.final_observation(i);
+                assert_eq!(&last[..n], plain.final_observation(i), "{name}: game {i}");
+                if let Some(s) = with.final_state(i) {
+                    rules.tactics(s, &mut tactics);
+                    assert_eq!(&last[n..], &tactics[..], "{name}: game {i}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn a_restored_snapshot_continues_exactly_as_the_original() {
     for name in VARIANT_NAMES {
         let config = VecEnvConfig {
@@ -388,6 +441,7 @@ fn a_restored_snapshot_continues_exactly_as_the_original() {
             seed: 7,
             max_plies: Some(60),
             first: FirstPlayer::Random,
+            lookahead: true, // the final observations carry the features too
         };
         let mut original = VecEnv::from_spec(name, &[], config).unwrap();
         let mut buf = Buffers::new(&original);
@@ -412,6 +466,7 @@ fn a_restored_snapshot_continues_exactly_as_the_original() {
             1,
         )
         .unwrap();
+        assert!(restored.config().lookahead);
         let rules = original.rules().clone();
         for i in 0..64 {
             assert_eq!(

@@ -22,6 +22,10 @@ pub struct Args {
     /// Threads of the vectorised env (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// The vectorised env writes the look-ahead features into each observation row
+    /// (`VecEnvConfig::lookahead`): what they cost per step.
+    #[arg(long)]
+    lookahead: bool,
     /// Seconds to time each measurement (after a short warm-up).
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
@@ -51,14 +55,20 @@ pub fn run(a: Args) -> Result<()> {
         seed: 1,
         max_plies: Some(1000),
         first: FirstPlayer::Alternate,
+        lookahead: a.lookahead,
     };
     let rss_before = resident_bytes();
     let mut env = VecEnv::new(v.clone(), config)?;
     let (steps, t) = vec_env_random_play(&mut env, a.seconds)?;
     let threads = env.threads() as f64;
     println!(
-        "VecEnv, random actions, observations + masks, {} games, {} threads: \
+        "VecEnv, random actions, observations{} + masks, {} games, {} threads: \
          {:>6.2} M steps/s on {} idle cores ({:.2} M per CPU-second; {:.2} M/s wall)",
+        if a.lookahead {
+            " with look-ahead features"
+        } else {
+            ""
+        },
         env.num_envs(),
         env.threads(),
         steps as f64 / t.cpu * threads / 1e6,

@@ -19,7 +19,7 @@
 //! [`NetShape`] (sizes only) is here without libtorch, so that the configuration reader builds
 //! without it (the crate's `torch` feature, on by default, brings the network itself).
 
-use ayo_env::{Rules, Variant, VariantState};
+use ayo_env::{Variant, VariantState};
 use serde::{Deserialize, Serialize};
 
 mod cpu;
@@ -80,19 +80,14 @@ impl Network for Net {
 
 impl NetShape {
     /// The input length for `rules`: its observation, then its look-ahead features when
-    /// `lookahead`.
+    /// `lookahead` ([`ayo_env::input`]).
     pub fn inputs_for(rules: &Variant, lookahead: bool) -> usize {
-        rules.observation_len() + if lookahead { rules.tactics_len() } else { 0 }
+        ayo_env::input::input_len(rules, lookahead)
     }
-    /// Writes the network input of `s` into `out` (`inputs` long): the observation
-    /// ([`Rules::observe`]), then the look-ahead features ([`Rules::tactics`]) when the shape
-    /// has them.
+    /// Writes the network input of `s` into `out` (`inputs` long): the observation, then the
+    /// look-ahead features when the shape has them ([`ayo_env::input::encode`]).
     pub fn encode(&self, rules: &Variant, s: &VariantState, out: &mut [f32]) {
-        let n = rules.observation_len();
-        rules.observe(s, &mut out[..n]);
-        if self.lookahead {
-            rules.tactics(s, &mut out[n..]);
-        }
+        ayo_env::input::encode(rules, s, self.lookahead, out)
     }
     /// Width of the first layer's input: the observation and its thermometer code.
     pub fn input_features(&self) -> usize {

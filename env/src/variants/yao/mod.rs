@@ -790,6 +790,10 @@ impl Rules for Yao {
     fn heuristic(&self, s: &YaoState, view: Player) -> i32 {
         s.board.worth(view) - s.board.worth(!view)
     }
+    /// Every man on one side, and every hole of his front row occupied.
+    fn heuristic_bound(&self) -> i32 {
+        MEN as i32 + FRONT_HOLE_WORTH * ROW as i32
+    }
     fn tactics_len(&self) -> usize {
         2 * NUM_ACTIONS
     }
