@@ -44,7 +44,7 @@ pub struct NetShape {
     /// Thermometer levels appended per observation entry (0 = the raw observation only).
     #[serde(default)]
     pub levels: usize,
-    /// Whether the input ends with the variant's look-ahead features ([`Rules::tactics`]);
+    /// Whether the input ends with the variant's look-ahead features ([`ayo_env::Rules::tactics`]);
     /// `inputs` then counts them too.
     #[serde(default)]
     pub lookahead: bool,
