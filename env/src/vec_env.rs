@@ -698,7 +698,6 @@ impl<R: Rules> VecEnv<R> {
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
     }
-    /// Length of one observation row.
     /// Length of an observation row: [`Rules::observation_len`], and [`Rules::tactics_len`]
     /// more with `lookahead`.
     pub fn observation_len(&self) -> usize {
