@@ -317,7 +317,7 @@ impl NetAgent {
     fn check_observation(&self, rules: &Variant) {
         let shape = self.net.shape();
         assert_eq!(
-            crate::net::NetShape::inputs_for(rules, shape.lookahead),
+            ayo_env::input::input_len(rules, shape.lookahead),
             shape.inputs,
             "{} was trained for another observation size than {}'s",
             self.label,

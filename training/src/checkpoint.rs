@@ -249,7 +249,7 @@ pub fn check_rules(
             expected: show(&rules.id(), &rules.options()),
         });
     }
-    let inputs = NetShape::inputs_for(rules, meta.shape.lookahead);
+    let inputs = ayo_env::input::input_len(rules, meta.shape.lookahead);
     if meta.shape.inputs != inputs || meta.shape.actions != rules.num_actions() {
         return Err(CheckpointError::ShapeMismatch {
             path: path.to_path_buf(),
@@ -309,7 +309,7 @@ mod tests {
         use ayo_env::Agent;
         let rules: Variant = "yao".parse().unwrap();
         let shape = NetShape {
-            inputs: NetShape::inputs_for(&rules, true),
+            inputs: ayo_env::input::input_len(&rules, true),
             actions: rules.num_actions(),
             width: 8,
             blocks: 1,

@@ -568,7 +568,7 @@ impl TrainConfig {
     pub fn net_shape(&self) -> Result<crate::net::NetShape, ConfigError> {
         let v = self.rules()?;
         Ok(crate::net::NetShape {
-            inputs: crate::net::NetShape::inputs_for(&v, self.lookahead),
+            inputs: ayo_env::input::input_len(&v, self.lookahead),
             actions: v.num_actions(),
             width: self.width,
             blocks: self.blocks,

@@ -33,7 +33,7 @@ pub use model::{Net, NetOutput};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetShape {
     /// Input length: the observation (`Rules::observation_len`) and, with `lookahead`, the
-    /// look-ahead features ([`NetShape::inputs_for`]).
+    /// look-ahead features ([`ayo_env::input::input_len`]).
     pub inputs: usize,
     /// Action-space size (`Rules::num_actions`).
     pub actions: usize,
@@ -79,11 +79,6 @@ impl Network for Net {
 }
 
 impl NetShape {
-    /// The input length for `rules`: its observation, then its look-ahead features when
-    /// `lookahead` ([`ayo_env::input`]).
-    pub fn inputs_for(rules: &Variant, lookahead: bool) -> usize {
-        ayo_env::input::input_len(rules, lookahead)
-    }
     /// Writes the network input of `s` into `out` (`inputs` long): the observation, then the
     /// look-ahead features when the shape has them ([`ayo_env::input::encode`]).
     pub fn encode(&self, rules: &Variant, s: &VariantState, out: &mut [f32]) {
