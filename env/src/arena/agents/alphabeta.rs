@@ -1,6 +1,11 @@
 //! `alphabeta:D`: negamax with alpha-beta pruning, iterative deepening, move ordering and a
 //! transposition table keyed by [`Rules::hash`].
 //!
+//! Every search starts from an empty table: what `alphabeta:D` plays in a position depends on
+//! the position, `D` and its random tie-break alone, not on the searches before it. (A table kept
+//! across searches let a position met again be searched deeper than `D` plies, so the baseline's
+//! strength depended on the games it had played and on how many a match driver interleaved.)
+//!
 //! The score of a position is the score difference (mover's seeds minus the opponent's), and
 //! exactly ±[`WIN`] (less the plies played, so quicker wins and slower losses are preferred)
 //! plus the final difference when the game is over. Turns with several decisions by the same
@@ -35,6 +40,8 @@ struct Entry {
     depth: u8,
     bound: Bound,
     best: Action,
+    /// The search that wrote the entry ([`AlphaBeta::generation`]); other searches ignore it.
+    generation: u8,
 }
 
 /// Alpha-beta search to a fixed depth in plies.
@@ -43,6 +50,9 @@ pub struct AlphaBeta {
     depth: u32,
     rng: Rng,
     tt: Vec<Option<Entry>>,
+    /// Tags the entries of the current search: a new search takes the next tag, so the table
+    /// reads as empty without being cleared (it is cleared when the tag wraps).
+    generation: u8,
     nodes: u64,
 }
 
@@ -52,6 +62,7 @@ impl AlphaBeta {
             depth: depth.max(1),
             rng: Rng::stream(seed, &[0x6162]),
             tt: Vec::new(),
+            generation: 0,
             nodes: 0,
         }
     }
@@ -59,9 +70,12 @@ impl AlphaBeta {
     /// The best action in the live game `s` at the full depth, its score from the mover's view
     /// and the nodes searched. Among equally good root actions the choice is random.
     pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, i32, u64) {
-        if self.tt.is_empty() {
-            self.tt = vec![None; TT_SIZE];
+        if self.tt.is_empty() || self.generation == u8::MAX {
+            self.tt.clear();
+            self.tt.resize(TT_SIZE, None);
+            self.generation = 0;
         }
+        self.generation += 1;
         self.nodes = 0;
         let mover = rules.to_play(s).expect("alpha-beta searches a live game");
         let mut moves: Vec<(Action, R::State)> = rules
@@ -126,7 +140,8 @@ impl AlphaBeta {
         let key = rules.hash(s);
         let slot = key as usize & (TT_SIZE - 1);
         let mut tt_move = None;
-        if let Some(e) = self.tt[slot].filter(|e| e.key == key) {
+        let generation = self.generation;
+        if let Some(e) = self.tt[slot].filter(|e| e.key == key && e.generation == generation) {
             tt_move = Some(e.best);
             if e.depth as u32 >= depth {
                 match e.bound {
@@ -182,6 +197,7 @@ impl AlphaBeta {
             depth: depth.min(255) as u8,
             bound,
             best: best.0,
+            generation,
         });
         best.1
     }
@@ -247,5 +263,42 @@ mod tests {
             .unwrap();
         let (a, score, _) = AlphaBeta::new(1, 1).search(&oware, &s);
         assert_eq!((a, score), (5, 11 - 1));
+    }
+
+    #[test]
+    fn a_search_does_not_depend_on_the_searches_before_it() {
+        // A position searched again, after other searches, costs the same nodes and scores the
+        // same as in a fresh agent with the same random stream (the root's tie-break): nothing
+        // of the earlier searches is read.
+        let oware = Oware::default();
+        let start = oware.start(Player::South);
+        let mut later = oware.start(Player::South);
+        for a in [2, 3, 4] {
+            oware.play(&mut later, a).unwrap();
+        }
+        let fresh = |stream: u64| {
+            let mut agent = AlphaBeta::new(6, 1);
+            agent.set_random_state(stream);
+            agent.search(&oware, &later)
+        };
+        let mut agent = AlphaBeta::new(6, 1);
+        agent.search(&oware, &start);
+        for _ in 0..2 {
+            let stream = agent.random_state().unwrap();
+            assert_eq!(agent.search(&oware, &later), fresh(stream));
+        }
+        // The same past the 255 searches after which the table's tags wrap.
+        let mut shallow = AlphaBeta::new(3, 1);
+        let stream = shallow.random_state().unwrap();
+        let first = shallow.search(&oware, &later);
+        for _ in 0..300 {
+            shallow.set_random_state(stream);
+            assert_eq!(shallow.search(&oware, &later), first);
+        }
+    }
+
+    #[test]
+    fn entries_stay_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Option<Entry>>(), 16);
     }
 }
