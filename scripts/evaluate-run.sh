@@ -12,6 +12,9 @@
 # final.csv in rounds from varied ownership (`--play-options episode=round`), match.csv in whole
 # matches (ply cap 5000, GAMES games), and its learning curve in whole matches.
 #
+# CHECKPOINT (default RUN/checkpoints/latest.ot) names the network measured, OUT (default RUN)
+# where final.csv, match.csv and the curve go; CURVE=0 leaves the curve out.
+#
 #   bash scripts/evaluate-run.sh experiments/ncho-1h
 set -euo pipefail
 RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
@@ -22,6 +25,9 @@ GAMES="${GAMES:-200}"
 CURVE_GAMES="${CURVE_GAMES:-100}"
 MATCH_GAMES="${MATCH_GAMES:-40}"
 SIMS="${SIMS:-32}"
+CHECKPOINT="${CHECKPOINT:-$RUN/checkpoints/latest.ot}"
+OUT="${OUT:-$RUN}"
+CURVE="${CURVE:-1}"
 
 variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
 SCRIPTS="$(dirname "${BASH_SOURCE[0]}")"
@@ -36,18 +42,19 @@ if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
     MATCH_GAMES="$GAMES"
 fi
 echo "== $RUN ($variant): final strength, $GAMES games against each of $AGAINST =="
-"$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$AGAINST" "${ROUNDS[@]}" \
-    --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/final.csv"
+"$AYO" train --evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" \
+    --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/final.csv"
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
-        "$AYO" train --evaluate "$RUN/checkpoints/latest.ot" --against "$MATCH_AGAINST" \
+        "$AYO" train --evaluate "$CHECKPOINT" --against "$MATCH_AGAINST" \
             --play-options episode=match --max-plies 5000 \
-            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$RUN/match.csv"
+            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/match.csv"
         ;;
 esac
 # The curve last: the final figures decide whether a run ships.
+[ "$CURVE" = 1 ] || exit 0
 echo "== $RUN ($variant): learning curve =="
 "$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
     --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
-    --curve "$RUN/learning_curve.png" | tee "$RUN/learning_curve.csv"
+    --curve "$OUT/learning_curve.png" | tee "$OUT/learning_curve.csv"

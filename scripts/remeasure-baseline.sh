@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Measures every shipped network (models/shipped.json) again against one baseline, exactly as
-# scripts/evaluate-run.sh measures it (200 games in seat-swapped pairs from shared random
-# openings; the fours games also in 200 whole matches), and puts the new rows in place of that
+# Measures every shipped network (models/shipped.json) again against one baseline through
+# scripts/evaluate-run.sh (200 games in seat-swapped pairs from shared random openings; the
+# fours games also in 200 whole matches, no curve), and puts the new rows in place of that
 # baseline's rows in each run's final.csv and match.csv. For when a baseline's play changes
 # (2026-11-25: alphabeta:D stopped reading its table entries of earlier searches).
 # Then regenerate the README tables (python3 scripts/models_table.py) and update the rows of
@@ -12,41 +12,25 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AGENT="${1:?usage: remeasure-baseline.sh AGENT [VARIANT ...]}"
 shift
-AYO="${AYO:-target/release/ayo}"
 GAMES="${GAMES:-200}"
-variants=("$@")
-[ ${#variants[@]} -gt 0 ] || variants=(oware ayo ayoayo ncho adi jerin jodu yao)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-for v in "${variants[@]}"; do
-    read -r model run plies < <(python3 - "$v" <<'EOF'
-import json, sys
+python3 - "$@" <<'PYEOF' | while read -r model run; do
+import sys
 sys.path.insert(0, "scripts")
-import models_table
-v = sys.argv[1]
-e = json.load(open("models/shipped.json"))[v]
-print("models/" + e["model"], e["run"], models_table.opening_plies(v))
-EOF
-    )
-    rounds=()
-    if grep -q '^options = ".*episode=match' "$run/config.toml"; then
-        rounds=(--play-options episode=round)
-    fi
-    echo "== $v: $model against $AGENT"
-    "$AYO" train --evaluate "$model" --against "$AGENT" "${rounds[@]}" --eval-games "$GAMES" \
-        --eval-simulations 32 --eval-opening-plies "$plies" > "$out/final.csv"
-    files=(final.csv)
-    case "$v" in
-        ncho | adi | jerin)
-            "$AYO" train --evaluate "$model" --against "$AGENT" --play-options episode=match \
-                --max-plies 5000 --eval-games "$GAMES" --eval-simulations 32 \
-                --eval-opening-plies "$plies" > "$out/match.csv"
-            files+=(match.csv)
-            ;;
-    esac
-    for f in "${files[@]}"; do
-        python3 - "$run/$f" "$out/$f" "$AGENT" <<'EOF'
+import models_table as m
+for v in sys.argv[1:] or m.VARIANTS:
+    model, run = m.SHIPPED[v]
+    print(f"models/{v}/{model}.ot experiments/{run}")
+PYEOF
+    echo "== $model against $AGENT"
+    rm -f "$out"/*.csv
+    AGAINST="$AGENT" MATCH_AGAINST="$AGENT" MATCH_GAMES="$GAMES" GAMES="$GAMES" \
+        CHECKPOINT="$model" OUT="$out" CURVE=0 bash scripts/evaluate-run.sh "$run" > /dev/null
+    for f in final.csv match.csv; do
+        [ -f "$out/$f" ] || continue
+        python3 - "$run/$f" "$out/$f" "$AGENT" <<'PYEOF'
 import sys
 path, new, agent = sys.argv[1:]
 fresh = [l for l in open(new).read().splitlines()[1:] if l.split(",")[4] == agent]
@@ -55,6 +39,6 @@ lines = open(path).read().splitlines()
 kept = [l for l in lines[1:] if l.split(",")[4] != agent]
 open(path, "w").write("\n".join([lines[0]] + kept + fresh) + "\n")
 print(path + ": " + fresh[0])
-EOF
+PYEOF
     done
 done
