@@ -85,6 +85,16 @@ pub struct TrainConfig {
     /// (other variants always start at the start).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub varied_starts: bool,
+    /// Baseline agents, comma-separated (`alphabeta:4,alphabeta:6`; see `ayo tournament`),
+    /// that take one seat of a share of the self-play games (`opponent_share`): the network
+    /// then learns the value of positions against an opponent that punishes what its own
+    /// search does not see. Only the network's decisions become training positions.
+    #[arg(long, default_value = "")]
+    pub opponents: String,
+    /// Share of the new self-play games in which one of `opponents` (drawn uniformly) takes a
+    /// random seat (0 = pure self-play).
+    #[arg(long, default_value_t = 0.0)]
+    pub opponent_share: f64,
     /// Plies after which a self-play game is cut (its positions get no value target).
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
@@ -475,6 +485,21 @@ impl TrainConfig {
             check(ok, key, value, "a non-negative number")?;
         }
         check(
+            (0.0..=1.0).contains(&self.opponent_share)
+                && (self.opponent_share == 0.0 || !self.opponent_specs().is_empty()),
+            "opponent_share",
+            self.opponent_share,
+            "between 0 and 1, and 0 unless `opponents` names an agent",
+        )?;
+        for spec in self.opponent_specs() {
+            check(
+                ayo_env::arena::agents::parse(spec, 0).is_ok(),
+                "opponents",
+                spec,
+                "random, greedy, alphabeta:D (D 1-64) or mcts:N",
+            )?;
+        }
+        check(
             (0.0..=1.0).contains(&self.value_target_q),
             "value_target_q",
             self.value_target_q,
@@ -524,6 +549,15 @@ impl TrainConfig {
     pub fn rules(&self) -> Result<Variant, ConfigError> {
         let opts = Variant::parse_options(&self.options)?;
         Ok(Variant::new(&self.variant, &opts)?)
+    }
+
+    /// The agent specs of `opponents`.
+    pub fn opponent_specs(&self) -> Vec<&str> {
+        self.opponents
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect()
     }
 
     /// Search parameters of self-play.
@@ -642,6 +676,21 @@ mod tests {
                     ..Default::default()
                 },
                 "eval_gumbel_scale",
+            ),
+            (
+                TrainConfig {
+                    opponents: "alphabeta:4,alphabet:6".into(),
+                    opponent_share: 0.5,
+                    ..Default::default()
+                },
+                "alphabet:6",
+            ),
+            (
+                TrainConfig {
+                    opponent_share: 0.5,
+                    ..Default::default()
+                },
+                "opponent_share",
             ),
             (
                 TrainConfig {

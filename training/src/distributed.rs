@@ -173,13 +173,14 @@ impl Worker {
         let net = load_model(&store, model_step, &rules)?;
         let helper = helper_of(&net, &cfg)?;
         let seed = cfg.seed ^ nonce.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let selfplay = SelfPlay::new(
+        let mut selfplay = SelfPlay::new(
             &rules,
             cfg.games,
             seed,
             cfg.varied_starts,
             cfg.opening_plies,
         );
+        selfplay.set_opponents(&cfg, seed)?;
         Ok(Worker {
             store,
             cfg,

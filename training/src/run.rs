@@ -82,6 +82,8 @@ pub struct Iteration {
     pub selfplay_s: f64,
     pub train_s: f64,
     pub game_lengths: Vec<u32>,
+    /// See [`crate::selfplay::StepReport::opponent_scores`].
+    pub opponent_scores: Vec<f32>,
 }
 
 /// Sums of the iterations since the last log line.
@@ -94,6 +96,8 @@ struct Window {
     steps: u64,
     losses: Losses,
     length_sum: u64,
+    opponent_games: u64,
+    opponent_score_sum: f64,
     selfplay_s: f64,
     train_s: f64,
 }
@@ -139,13 +143,14 @@ impl Run {
         let rules = cfg.rules()?;
         tch::manual_seed(cfg.seed as i64);
         let net = Net::new(cfg.net_shape()?, crate::device::best_device());
-        let selfplay = SelfPlay::new(
+        let mut selfplay = SelfPlay::new(
             &rules,
             cfg.games,
             cfg.seed,
             cfg.varied_starts,
             cfg.opening_plies,
         );
+        selfplay.set_opponents(&cfg, cfg.seed)?;
         let buffer = ReplayBuffer::new(cfg.buffer_size, net.shape.inputs, rules.num_actions());
         Ok(Run {
             helper: helper_of(&net, &cfg)?,
@@ -197,6 +202,7 @@ impl Run {
         )
         .context("resume.ot: replay buffer missing or misshapen")?;
         state.selfplay.restore(&rules);
+        state.selfplay.set_opponents(&cfg, cfg.seed)?;
         let wall = state.counters.wall_time_s;
         Ok(Run {
             helper,
@@ -250,6 +256,7 @@ impl Run {
             evaluations: report.evaluations,
             selfplay_s,
             game_lengths: report.game_lengths,
+            opponent_scores: report.opponent_scores,
             ..Default::default()
         };
         (it.train_steps, it.losses) = self.train_on_new(report.positions);
@@ -322,6 +329,7 @@ impl Run {
             selfplay_s: t0.elapsed().as_secs_f64(),
             train_s,
             game_lengths: report.game_lengths,
+            opponent_scores: report.opponent_scores,
         };
         self.account(&it);
         it
@@ -375,6 +383,8 @@ impl Run {
         w.games += it.games as u64;
         w.evaluations += it.evaluations;
         w.length_sum += it.game_lengths.iter().map(|&l| l as u64).sum::<u64>();
+        w.opponent_games += it.opponent_scores.len() as u64;
+        w.opponent_score_sum += it.opponent_scores.iter().map(|&x| x as f64).sum::<f64>();
         w.selfplay_s += it.selfplay_s;
         w.train_s += it.train_s;
         if let Some(l) = it.losses {
@@ -410,6 +420,12 @@ impl Run {
             s.push((
                 metric::GAME_LENGTH.into(),
                 w.length_sum as f64 / w.games as f64,
+            ));
+        }
+        if w.opponent_games > 0 {
+            s.push((
+                metric::OPPONENT_SCORE.into(),
+                w.opponent_score_sum / w.opponent_games as f64,
             ));
         }
         if w.steps > 0 {
@@ -679,6 +695,16 @@ mod tests {
     #[test]
     fn resume_continues_the_same_run() {
         resumes_exactly(tiny("oware"));
+    }
+
+    #[test]
+    fn a_run_with_opponents_resumes_exactly() {
+        // Opponents that draw at random (their streams are saved with the run).
+        resumes_exactly(TrainConfig {
+            opponents: "greedy,mcts:8".into(),
+            opponent_share: 0.5,
+            ..tiny("oware")
+        });
     }
 
     #[test]

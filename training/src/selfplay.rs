@@ -6,13 +6,18 @@
 //! multi-decision turn gives one position per decision, each from its mover's view); the
 //! auxiliary score target is the final seed difference from the mover's view over half the
 //! seeds. A game cut by the ply cap gives no value or score targets.
+//!
+//! With `opponents` (a share of the games, `opponent_share`), a baseline agent takes one seat
+//! of a game: only the network's decisions become training positions, and their value target is
+//! the result against that agent.
 
 use crate::agent::NetEvaluator;
 use crate::config::TrainConfig;
 use crate::net::Net;
 use crate::replay::Sample;
 use crate::search::{gumbel_search, SearchParams, SearchResult};
-use ayo_env::{Action, Player, Rules, Variant, VariantState};
+use ayo_env::arena::agents::{self, AgentSpecError};
+use ayo_env::{Action, Agent, Player, Rules, Variant, VariantState};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -31,6 +36,14 @@ struct Decision {
     root_value: f32,
 }
 
+/// The seat an opponent agent takes in a self-play game ([`SelfPlay::set_opponents`]).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct Opponent {
+    seat: Player,
+    /// Which of the run's opponents.
+    agent: usize,
+}
+
 /// A game in progress. The state is rebuilt from the actions when a run resumes.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Slot {
@@ -43,6 +56,9 @@ struct Slot {
     opening: u32,
     actions: Vec<Action>,
     decisions: Vec<Decision>,
+    /// The opponent agent of this game, if one plays a seat.
+    #[serde(default)]
+    opponent: Option<Opponent>,
     #[serde(skip)]
     state: Option<VariantState>,
 }
@@ -60,6 +76,9 @@ pub struct StepReport {
     pub game_lengths: Vec<u32>,
     /// Results of the games that ended from the first mover's view.
     pub first_mover_returns: Vec<f32>,
+    /// The network's scores (1 a win, ½ a draw, 0 a loss) in the games against an opponent
+    /// agent that ended (cut games not counted).
+    pub opponent_scores: Vec<f32>,
 }
 
 /// A batch of self-play games.
@@ -78,6 +97,15 @@ pub struct SelfPlay {
     /// New games begin with up to this many uniformly random plies (the number drawn per game).
     #[serde(default)]
     pub opening_plies: u32,
+    /// Agents that take one seat of a share of the games ([`SelfPlay::set_opponents`]).
+    #[serde(skip)]
+    opponents: Vec<Box<dyn Agent>>,
+    /// Their random streams, saved with the run so that a resumed run goes on exactly.
+    #[serde(default)]
+    opponent_streams: Vec<Option<u64>>,
+    /// Share of the new games with an opponent agent.
+    #[serde(default)]
+    opponent_share: f64,
 }
 
 impl SelfPlay {
@@ -101,7 +129,56 @@ impl SelfPlay {
             positions: 0,
             varied_starts,
             opening_plies,
+            opponents: Vec::new(),
+            opponent_streams: Vec::new(),
+            opponent_share: 0.0,
         }
+    }
+
+    /// Lets the agents of `cfg.opponents` take a random seat in `cfg.opponent_share` of the
+    /// games (before the first step, also of the games already set up); a resumed run (same
+    /// config) gets them back as they were.
+    pub fn set_opponents(&mut self, cfg: &TrainConfig, seed: u64) -> Result<(), AgentSpecError> {
+        self.opponents = cfg
+            .opponent_specs()
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| agents::parse(spec, seed ^ (0x0990 + i as u64)))
+            .collect::<Result<_, _>>()?;
+        if self.opponent_streams.len() == self.opponents.len() {
+            for (agent, stream) in self.opponents.iter_mut().zip(&self.opponent_streams) {
+                if let Some(stream) = stream {
+                    agent.set_random_state(*stream);
+                }
+            }
+        }
+        self.opponent_share = cfg.opponent_share;
+        if self.positions == 0 {
+            for i in 0..self.slots.len() {
+                self.slots[i].opponent = self.draw_opponent();
+            }
+        }
+        Ok(())
+    }
+
+    /// An opponent agent in a random seat, in `opponent_share` of the calls.
+    fn draw_opponent(&mut self) -> Option<Opponent> {
+        (!self.opponents.is_empty() && self.rng.gen::<f64>() < self.opponent_share).then(|| {
+            Opponent {
+                seat: *[Player::South, Player::North]
+                    .choose(&mut self.rng)
+                    .unwrap(),
+                agent: self.rng.gen_range(0..self.opponents.len()),
+            }
+        })
+    }
+
+    /// A new game ([`new_slot`]), with an opponent agent in a random seat in
+    /// `opponent_share` of them.
+    fn begin(&mut self, rules: &Variant) -> Slot {
+        let mut slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
+        slot.opponent = self.draw_opponent();
+        slot
     }
 
     /// Rebuilds the states of the games in progress (after deserialising).
@@ -138,46 +215,82 @@ impl SelfPlay {
                 }
             })
             .collect();
-        let states: Vec<&VariantState> = self
-            .slots
-            .iter()
-            .map(|s| s.state.as_ref().expect("restored"))
+        // The opponents move in their games; the network searches the rest.
+        let mut opponent_moves: Vec<Option<Action>> = Vec::with_capacity(self.slots.len());
+        for slot in &self.slots {
+            let state = slot.state.as_ref().expect("restored");
+            opponent_moves.push(match slot.opponent {
+                Some(o) if rules.to_play(state) == Some(o.seat) => {
+                    Some(self.opponents[o.agent].choose(rules, state).0)
+                }
+                _ => None,
+            });
+        }
+        let searched: Vec<usize> = (0..self.slots.len())
+            .filter(|&i| opponent_moves[i].is_none())
             .collect();
-        let (results, evaluations) =
-            search_parallel(rules, &states, &sims, &params, net, helper, &mut self.rng);
+        let states: Vec<&VariantState> = searched
+            .iter()
+            .map(|&i| self.slots[i].state.as_ref().expect("restored"))
+            .collect();
+        let searched_sims: Vec<u32> = searched.iter().map(|&i| sims[i]).collect();
+        let (results, evaluations) = if states.is_empty() {
+            (Vec::new(), 0)
+        } else {
+            search_parallel(
+                rules,
+                &states,
+                &searched_sims,
+                &params,
+                net,
+                helper,
+                &mut self.rng,
+            )
+        };
         drop(states);
         let mut report = StepReport {
-            positions: self.slots.len(),
+            positions: searched.len(),
             evaluations,
             ..Default::default()
         };
         let shape = net.shape;
         let mut obs = vec![0.0; shape.inputs];
-        for (i, r) in results.into_iter().enumerate() {
+        let mut results = results.into_iter();
+        for (i, opponent_move) in opponent_moves.into_iter().enumerate() {
             let slot = &mut self.slots[i];
             let state = slot.state.as_mut().expect("restored");
-            shape.encode(rules, state, &mut obs);
-            let action = if (slot.actions.len() as u32) < slot.opening + cfg.sample_plies {
-                sample_from(&r.policy, &mut self.rng)
-            } else {
-                r.action
+            let action = match opponent_move {
+                Some(a) => a,
+                None => {
+                    let r = results.next().expect("one search result per searched game");
+                    shape.encode(rules, state, &mut obs);
+                    let action = if (slot.actions.len() as u32) < slot.opening + cfg.sample_plies {
+                        sample_from(&r.policy, &mut self.rng)
+                    } else {
+                        r.action
+                    };
+                    slot.decisions.push(Decision {
+                        obs: obs.clone(),
+                        policy: r.policy,
+                        mask: rules.legal_mask(state).0,
+                        mover: rules.to_play(state).expect("live game"),
+                        full: sims[i] == cfg.simulations,
+                        root_value: r.value,
+                    });
+                    action
+                }
             };
-            slot.decisions.push(Decision {
-                obs: obs.clone(),
-                policy: r.policy,
-                mask: rules.legal_mask(state).0,
-                mover: rules.to_play(state).expect("live game"),
-                full: sims[i] == cfg.simulations,
-                root_value: r.value,
-            });
             rules.play_unchecked(state, action);
             slot.actions.push(action);
             let over = rules.is_terminal(state);
             if over || slot.actions.len() as u32 >= cfg.max_plies {
                 finish(rules, slot, over, cfg.value_target_q as f32, &mut report);
-                *slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
+                self.slots[i] = self.begin(rules);
                 self.games += 1;
             }
+        }
+        if !self.opponents.is_empty() {
+            self.opponent_streams = self.opponents.iter().map(|a| a.random_state()).collect();
         }
         self.positions += report.positions as u64;
         report
@@ -258,6 +371,7 @@ fn new_slot(
         opening: actions.len() as u32,
         actions,
         decisions: Vec::new(),
+        opponent: None,
         state: Some(state),
     }
 }
@@ -297,6 +411,11 @@ fn finish(rules: &Variant, slot: &mut Slot, over: bool, q: f32, report: &mut Ste
             policy_weight: if d.full { 1.0 } else { 0.0 },
             value_weight: if over { 1.0 } else { 0.0 },
         });
+    }
+    if let (Some(o), true) = (slot.opponent, over) {
+        report
+            .opponent_scores
+            .push((1.0 - returns[o.seat.index()]) / 2.0);
     }
     report
         .game_lengths
@@ -406,6 +525,42 @@ mod tests {
     }
 
     #[test]
+    fn opponents_take_one_seat_and_only_the_network_gives_positions() {
+        let rules: Variant = "oware".parse().unwrap();
+        let cfg = TrainConfig {
+            games: 8,
+            simulations: 2,
+            sample_plies: 0,
+            max_plies: 400,
+            opponents: "alphabeta:6".into(),
+            opponent_share: 1.0,
+            ..Default::default()
+        };
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 9, false, 0);
+        sp.set_opponents(&cfg, 9).unwrap();
+        let seats: Vec<Player> = sp.slots.iter().map(|s| s.opponent.unwrap().seat).collect();
+        assert!(seats.contains(&Player::South) && seats.contains(&Player::North));
+        let (mut samples, mut plies, mut scores) = (0, 0, Vec::new());
+        while sp.games < 8 {
+            let r = sp.step(&rules, &net, None, &cfg);
+            plies += r.game_lengths.iter().sum::<u32>() as usize;
+            samples += r.samples.len();
+            scores.extend(r.opponent_scores);
+        }
+        // Each side makes about half the decisions of a game.
+        assert!(
+            samples * 3 < plies * 2 && samples * 3 > plies,
+            "{samples} of {plies}"
+        );
+        // An untrained network on 2 simulations loses to six plies of alpha-beta.
+        assert!(scores.len() >= 6, "{scores:?}");
+        let mean = scores.iter().sum::<f32>() / scores.len() as f32;
+        assert!(mean < 0.2, "the network scored {mean} against alphabeta:6");
+    }
+
+    #[test]
     fn value_target_mixes_the_result_with_the_search_value() {
         let rules: Variant = "oware".parse().unwrap();
         // South to move; F (pit 5) takes 2 and wins 25-20.
@@ -430,6 +585,7 @@ mod tests {
                 opening: 0,
                 actions: vec![5],
                 decisions: vec![decision(Player::South, 0.2), decision(Player::North, -0.6)],
+                opponent: None,
                 state: Some(end.clone()),
             };
             let mut report = StepReport::default();
