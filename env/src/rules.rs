@@ -152,11 +152,11 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     ///
     /// * default (`oware`, `ayo`, `ayoayo`, `jodu`): the score difference, seeds taken by `view`
     ///   minus the opponent's — the taken seeds decide these games.
-    /// * fours (`ncho`, `adi`, `jerin`): what the round would give each player if it ended now
-    ///   under the cycle rule, in seeds: 4 × groups taken + the seeds in the houses he owns,
+    /// * fours (`ncho`, `adi`, `jerin`): the houses each player can expect next round, in seeds:
+    ///   4 × groups taken + his share of the board's seeds in proportion to the houses he owns,
     ///   `view`'s minus the opponent's. The groups decide the round (`episode = round`); in
-    ///   `episode = match` the groups won become the next round's houses, so the measure also
-    ///   tracks the match.
+    ///   `episode = match` the groups won become the next round's houses, and the measure reads
+    ///   the same across the boundary (4 × houses at a round's start).
     /// * `yao`: men owned (in his holes and hand, which captures move) plus a bonus for the
     ///   occupied holes of his front row, which the game is won and lost by.
     fn heuristic(&self, s: &Self::State, view: Player) -> i32 {
@@ -298,18 +298,29 @@ pub fn tactics_bound<R: Rules>(rules: &R) -> f32 {
 /// ±[`WON_GAIN`] (won or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is
 /// written.
 pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
+    move_gains_by(rules, s, out, |s, view| rules.heuristic(s, view))
+}
+
+/// [`move_gains`] by another `measure(position, view)` of a position, in seeds and within
+/// ±[`Rules::heuristic_bound`] (the fours games' look-ahead features).
+pub fn move_gains_by<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    out: &mut [f32],
+    measure: impl Fn(&R::State, Player) -> i32,
+) {
     out[..rules.num_actions()].fill(0.0);
     let Some(mover) = rules.to_play(s) else {
         return;
     };
-    let now = rules.heuristic(s, mover);
+    let now = measure(s, mover);
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
         out[a as usize] = if rules.is_terminal(&after) {
             WON_GAIN * rules.returns(&after)[mover.index()]
         } else {
-            (rules.heuristic(&after, mover) - now) as f32 / GAIN_UNIT
+            (measure(&after, mover) - now) as f32 / GAIN_UNIT
         };
     }
 }

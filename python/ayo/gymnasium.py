@@ -73,7 +73,8 @@ class AyoEnv(gymnasium.Env):
       on the opponent's side of the board the final observation is from the view of the player
       who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True``
       it ends with the look-ahead features (``ayo.Game.tactics``: what each move gains by the
-      baselines' heuristic), as the shipped networks trained with them see a position.
+      baselines' heuristic; in the fours games, by what the round would give if it ended now),
+      as the shipped networks trained with them see a position.
     * Action: ``Discrete(num_actions)``; legal actions: ``info["action_mask"]`` /
       ``action_masks()``. An illegal action (``illegal_action="lose"``, the default, as
       PettingZoo's board games and as ``check_env``'s unmasked sampling needs) ends the episode

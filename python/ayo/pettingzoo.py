@@ -22,7 +22,8 @@ is the conversion for turn-based games (the agent not to move acts with a no-op 
 The observation is the variant's own (``ayo.Game.observation``): the current position seen by
 the player to move. The agent not to move receives that same vector, with an all-zero mask.
 ``lookahead=True`` appends the look-ahead features (``ayo.Game.tactics``: what each move gains
-by the baselines' heuristic).
+by the baselines' heuristic; in the fours games, by what the round would give if it ended
+now).
 
     from ayo.pettingzoo import env
     e = env("oware")

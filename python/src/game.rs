@@ -266,7 +266,8 @@ impl Game {
     }
 
     /// The look-ahead features of the position (float32, `tactics_len`): what each action of
-    /// the player to move gains by the baselines' heuristic (seeds / 8; ±8 for a move that
+    /// the player to move gains by the baselines' heuristic (in the fours games: by what the
+    /// round would give if it ended now) (seeds / 8; ±8 for a move that
     /// ends the game won or lost, 0 for an illegal one), and in yao then what each of the
     /// opponent's moves would gain him were it his turn. A network trained with `lookahead`
     /// takes them after the observation (`Net.input`).

@@ -36,7 +36,8 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 12)]
     pub input_levels: usize,
     /// Give the network the variant's look-ahead features beside the observation: what each
-    /// legal move gains by the baseline heuristic, and in `yao` what each of the opponent's
+    /// legal move gains by the baseline heuristic (in the fours games: by what the round would
+    /// give if it ended now), and in `yao` what each of the opponent's
     /// moves would gain him (one ply of search the network need not learn; costs a ply of
     /// play per legal move at every evaluation).
     #[arg(long)]
