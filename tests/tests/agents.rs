@@ -115,26 +115,41 @@ fn alphabeta_searches_deeper_with_more_depth() {
     assert!(nodes(6) > nodes(4), "{} vs {}", nodes(6), nodes(4));
 }
 
-/// The fours games' heuristic (what `alphabeta` searches by) is each player's expected houses
-/// next round: a sowing that takes nothing leaves it where it was, however many seeds it moves
-/// into whose houses, and a new round starts at 4 × the difference in houses owned.
+/// The fours games' heuristic (what `alphabeta` searches by) is mostly each player's expected
+/// houses next round: a sowing that takes nothing moves it by at most a quarter of what it
+/// moves the seeds lying in each player's houses (the round's worth, the old heuristic), and
+/// a new round starts at 4 × the difference in houses owned.
 #[test]
-fn the_fours_heuristic_moves_with_captures_only_and_starts_a_round_at_the_houses() {
+fn the_fours_heuristic_barely_moves_without_captures_and_starts_a_round_at_the_houses() {
     for name in ["ncho", "adi", "jerin"] {
         let rules = Variant::new(name, &Variant::parse_options("episode=match").unwrap()).unwrap();
         let mut random = agents::parse("random", 5).unwrap();
-        let (mut quiet, mut new_rounds) = (0, 0);
+        // The round's worth from South's view: 4 × groups + seeds in owned houses.
+        let worth = |s: &ayo_env::VariantState| {
+            let snap = rules.snapshot(s);
+            let owners = snap.owners.unwrap();
+            let seeds = |p: u8| -> i32 {
+                (0..12)
+                    .filter(|&i| owners[i] == p)
+                    .map(|i| snap.pits[i] as i32)
+                    .sum()
+            };
+            (snap.stores[0] as i32 + seeds(0)) - (snap.stores[1] as i32 + seeds(1))
+        };
+        let (mut quiet, mut swings, mut new_rounds) = (0, 0, 0);
         for game in 0..20 {
-            let mut s = rules.start(if game % 2 == 0 {
+            let first = if game % 2 == 0 {
                 Player::South
             } else {
                 Player::North
-            });
+            };
+            let mut s = rules.start(first);
             while rules.to_play(&s).is_some() && rules.ply(&s) < 3000 {
                 let before = (
                     rules.round(&s),
                     rules.scores(&s),
                     rules.heuristic(&s, Player::South),
+                    worth(&s),
                 );
                 let (a, _) = random.choose(&rules, &s);
                 rules.play(&mut s, a).unwrap();
@@ -148,14 +163,20 @@ fn the_fours_heuristic_moves_with_captures_only_and_starts_a_round_at_the_houses
                     assert_eq!(h, 4 * (2 * south - 12), "{name}: a new round");
                     new_rounds += 1;
                 } else if rules.scores(&s) == before.1 {
-                    assert_eq!(h, before.2, "{name}: a move that took nothing");
+                    let moved = (worth(&s) - before.3).abs();
+                    assert!(
+                        (h - before.2).abs() <= moved / 4 + 1,
+                        "{name}: a move that took nothing moved the heuristic {} -> {h}, the worth by {moved}",
+                        before.2
+                    );
                     quiet += 1;
+                    swings += (moved >= 8) as u32;
                 }
             }
         }
         assert!(
-            quiet > 1000 && new_rounds > 20,
-            "{name}: {quiet} quiet moves, {new_rounds} new rounds"
+            quiet > 1000 && swings > 100 && new_rounds > 20,
+            "{name}: {quiet} quiet moves ({swings} swung the worth by 8 or more), {new_rounds} new rounds"
         );
     }
 }
@@ -199,10 +220,13 @@ fn wdl(variant: &str, hero: &str, villain: &str, pairs: usize) -> [u32; 3] {
 /// `mcts:1000` each win at least 95 of 100 games against `random`, and `alphabeta:6` scores more
 /// than half against `alphabeta:2` (draws count half).
 ///
-/// The fours games' heuristic counts each player's share of the board in proportion to the
-/// houses he owns (it counted the seeds lying in his houses until 2026-11-25, which a relay
-/// sowing swings with every move: then `alphabeta:6` won 50 of 100 whole adi matches against
-/// `alphabeta:2` and `alphabeta:3` 25; now 99 and 71).
+/// The fours games' heuristic is mostly each player's expected houses next round (see
+/// `Fours::heuristic` in `env/src/variants/fours/mod.rs`). Until 2026-11-25 it was what the round would give if it ended now,
+/// the seeds lying in each player's houses included, which a relay sowing swings with every
+/// move: then `alphabeta:6` won only 56 of 100 whole adi matches against `alphabeta:2` and
+/// `alphabeta:3` 25 (ncho 88 and 33, jerin 90 and 52); now 88 and 66 (ncho 94 and 68, jerin 89
+/// and 73; `ayo tournament`, 100 matches), and in rounds from varied starts `alphabeta:6` wins
+/// 56, 57 and 64 (draws 12, 11, 10). Here: adi 96-0-4, ncho 98-0-2, jerin 83-0-17.
 ///
 /// The fours games (`ncho`, `adi`, `jerin`) are played by `alphabeta` as what they are, whole
 /// matches (`episode = match`, won 100 of 100): a single round from the start has a draw rate

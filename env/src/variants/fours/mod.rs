@@ -637,21 +637,27 @@ impl<V: FoursRules> Rules for Fours<V> {
         let d = s.position.groups[0].cmp(&s.position.groups[1]) as i8 as f32;
         [d, -d]
     }
-    /// The houses each player can expect next round, in seeds (4 a house): 4 × the groups he
-    /// has taken, plus his share of the seeds still on the board in proportion to the houses he
-    /// owns (`houses / 12`); `view`'s minus the opponent's. At a round's start this is 4 × the
-    /// houses owned, at its end 4 × the groups taken, so a search reads the same scale across
-    /// round boundaries (see [`Rules::heuristic`]).
+    /// Three quarters of the houses each player can expect next round and a quarter of what the
+    /// round would give him if it ended now ([`FoursState::round_worth`]), in seeds (4 a house),
+    /// `view`'s minus the opponent's (see [`Rules::heuristic`]). The houses he can expect: 4 ×
+    /// the groups he has taken, plus his share of the seeds still on the board in proportion to
+    /// the houses he owns. Both read 4 × the houses owned at a round's start, so a search reads
+    /// one scale across round boundaries.
     ///
-    /// Not the seeds lying in each player's houses: a relay sowing moves most of the board, so
-    /// that count swung with every move, and the search followed the swings. With it
-    /// `alphabeta:3` lost 75 of 100 whole adi matches to `alphabeta:2` and `alphabeta:6` won
-    /// only 56; with this measure they win 71 and 99 (issue 13).
+    /// The round's worth alone (until 2026-11-25) counts the seeds lying in each player's
+    /// houses, which a relay sowing swings with every move, and the search followed the swings:
+    /// `alphabeta:3` lost 75 of 100 whole adi matches to `alphabeta:2`, and `alphabeta:6` won
+    /// only 56. The expected houses alone make the depths monotonic but leave a search
+    /// indifferent among moves that take nothing, and ncho rounds against a careful opponent
+    /// then went on for thousands of plies; the quarter of the worth keeps a reason to move
+    /// seeds home (issue 13; figures in tests/tests/agents.rs).
     fn heuristic(&self, s: &FoursState, view: Player) -> i32 {
         let board: i32 = s.position.pits.iter().map(|&n| n as i32).sum();
         let groups = |p: Player| s.position.groups[p.index()] as i32;
         let houses = s.houses_of(view) - s.houses_of(!view);
-        (48 * (groups(view) - groups(!view)) + houses * board) / 12
+        // 12 × the expected houses' difference, in seeds.
+        let expected_12 = 48 * (groups(view) - groups(!view)) + houses * board;
+        (3 * expected_12 + 12 * s.round_worth(view)) / 48
     }
     /// Each move's gain in [`FoursState::round_worth`] (what the round would give if it ended
     /// now: captures and the seeds a sowing brings into the mover's houses), the measure the
