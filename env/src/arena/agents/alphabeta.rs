@@ -6,7 +6,8 @@
 //! across searches let a position met again be searched deeper than `D` plies, so the baseline's
 //! strength depended on the games it had played and on how many a match driver interleaved.)
 //!
-//! The score of a position is the score difference (mover's seeds minus the opponent's), and
+//! The score of a position is [`Rules::heuristic`] from the mover's view (in most variants the
+//! score difference; in the fours games the houses expected next round), and
 //! exactly ±[`WIN`] (less the plies played, so quicker wins and slower losses are preferred)
 //! plus the final difference when the game is over. Turns with several decisions by the same
 //! player (Yao) are handled by negating a child's value only when the player to move changes.
