@@ -638,7 +638,7 @@ impl<V: FoursRules> Rules for Fours<V> {
         [d, -d]
     }
     /// Three quarters of the houses each player can expect next round and a quarter of what the
-    /// round would give him if it ended now ([`FoursState::round_worth`]), in seeds (4 a house),
+    /// round would give him if it ended now (`FoursState::round_worth`), in seeds (4 a house),
     /// `view`'s minus the opponent's (see [`Rules::heuristic`]). The houses he can expect: 4 ×
     /// the groups he has taken, plus his share of the seeds still on the board in proportion to
     /// the houses he owns. Both read 4 × the houses owned at a round's start, so a search reads
@@ -659,7 +659,7 @@ impl<V: FoursRules> Rules for Fours<V> {
         let expected_12 = 48 * (groups(view) - groups(!view)) + houses * board;
         (3 * expected_12 + 12 * s.round_worth(view)) / 48
     }
-    /// Each move's gain in [`FoursState::round_worth`] (what the round would give if it ended
+    /// Each move's gain in `FoursState::round_worth` (what the round would give if it ended
     /// now: captures and the seeds a sowing brings into the mover's houses), the measure the
     /// look-ahead networks were trained with.
     fn tactics(&self, s: &FoursState, out: &mut [f32]) {
