@@ -497,7 +497,7 @@ impl TrainConfig {
                 ayo_env::arena::agents::parse(spec, 0).is_ok(),
                 "opponents",
                 spec,
-                "random, greedy, alphabeta:D (D 1-64) or mcts:N",
+                ayo_env::arena::agents::AGENT_SPECS,
             )?;
         }
         check(

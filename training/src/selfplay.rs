@@ -103,9 +103,6 @@ pub struct SelfPlay {
     /// Their random streams, saved with the run so that a resumed run goes on exactly.
     #[serde(default)]
     opponent_streams: Vec<Option<u64>>,
-    /// Share of the new games with an opponent agent.
-    #[serde(default)]
-    opponent_share: f64,
 }
 
 impl SelfPlay {
@@ -131,7 +128,6 @@ impl SelfPlay {
             opening_plies,
             opponents: Vec::new(),
             opponent_streams: Vec::new(),
-            opponent_share: 0.0,
         }
     }
 
@@ -152,32 +148,28 @@ impl SelfPlay {
                 }
             }
         }
-        self.opponent_share = cfg.opponent_share;
         if self.positions == 0 {
             for i in 0..self.slots.len() {
-                self.slots[i].opponent = self.draw_opponent();
+                self.slots[i].opponent = self.draw_opponent(cfg.opponent_share);
             }
         }
         Ok(())
     }
 
-    /// An opponent agent in a random seat, in `opponent_share` of the calls.
-    fn draw_opponent(&mut self) -> Option<Opponent> {
-        (!self.opponents.is_empty() && self.rng.gen::<f64>() < self.opponent_share).then(|| {
-            Opponent {
-                seat: *[Player::South, Player::North]
-                    .choose(&mut self.rng)
-                    .unwrap(),
-                agent: self.rng.gen_range(0..self.opponents.len()),
-            }
+    /// An opponent agent in a random seat, in `share` of the calls.
+    fn draw_opponent(&mut self, share: f64) -> Option<Opponent> {
+        (!self.opponents.is_empty() && self.rng.gen::<f64>() < share).then(|| Opponent {
+            seat: *[Player::South, Player::North]
+                .choose(&mut self.rng)
+                .unwrap(),
+            agent: self.rng.gen_range(0..self.opponents.len()),
         })
     }
 
-    /// A new game ([`new_slot`]), with an opponent agent in a random seat in
-    /// `opponent_share` of them.
-    fn begin(&mut self, rules: &Variant) -> Slot {
+    /// A new game ([`new_slot`]), with an opponent agent in a random seat in `share` of them.
+    fn begin(&mut self, rules: &Variant, share: f64) -> Slot {
         let mut slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
-        slot.opponent = self.draw_opponent();
+        slot.opponent = self.draw_opponent(share);
         slot
     }
 
@@ -285,7 +277,7 @@ impl SelfPlay {
             let over = rules.is_terminal(state);
             if over || slot.actions.len() as u32 >= cfg.max_plies {
                 finish(rules, slot, over, cfg.value_target_q as f32, &mut report);
-                self.slots[i] = self.begin(rules);
+                self.slots[i] = self.begin(rules, cfg.opponent_share);
                 self.games += 1;
             }
         }
