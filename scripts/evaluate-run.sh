@@ -3,7 +3,7 @@
 #   learning_curve.csv/.png  every checkpoint, CURVE_GAMES games against each baseline
 #   final.csv                the run's last checkpoint, GAMES games against each baseline
 #   match.csv                (round-based variants) the same network playing whole matches
-#                            against MATCH_AGAINST (alphabeta:6: a match of mcts:1000 costs ~30 CPU-s)
+#                            against MATCH_AGAINST (alphabeta:6; add mcts:1000 for the full table)
 # Games are played in seat-swapped pairs from shared random openings (4 plies, 8 for yao:
 # models_table.opening_plies) and, for round-based variants, from varied starting ownerships (`ayo train
 # --evaluate`, the tournament's driver).

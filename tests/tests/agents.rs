@@ -228,26 +228,22 @@ fn wdl(variant: &str, hero: &str, villain: &str, pairs: usize) -> [u32; 3] {
 /// and 73; `ayo tournament`, 100 matches), and in rounds from varied starts `alphabeta:6` wins
 /// 56, 57 and 64 (draws 12, 11, 10). Here: adi 96-0-4, ncho 98-0-2, jerin 83-0-17.
 ///
-/// The fours games (`ncho`, `adi`, `jerin`) are played by `alphabeta` as what they are, whole
-/// matches (`episode = match`, won 100 of 100): a single round from the start has a draw rate
-/// no search removes (`alphabeta:8` draws 7–10 of 100 rounds of ncho against `random` when the
-/// cycle rule ends a round at six groups each). `mcts:1000` plays them by rounds, where it must
-/// win at least 85 and lose at most 15 of 100 (measured: ncho 91-9-0, adi 91-9-0, jerin
-/// 91-2-7 — below the 95 wins, an open point): a whole match of `mcts:1000` costs about
-/// 30 CPU-seconds (every tree node copies a state whose repetition history is on the heap), too
-/// long for the test command.
+/// The fours games (`ncho`, `adi`, `jerin`) are played as what they are, whole matches
+/// (`episode = match`): a single round from the start has a draw rate no search removes
+/// (`alphabeta:8` draws 7–10 of 100 rounds of ncho against `random` when the cycle rule ends a
+/// round at six groups each; `mcts:1000` drew 9 of 100 rounds in each fours game). Until
+/// 2026-11-25 `mcts:1000` was checked in rounds only, at 85 wins: its rollouts scored a round's
+/// end by the sign of the houses won, so it did not work to end a match and drew 8 of 20 whole
+/// ncho matches against `random` at the ply cap. Scored by the share of the houses (see
+/// `Mcts::rollout`), it wins every match, in 15–93 plies.
 macro_rules! baselines_are_meaningful {
-    ($($name:ident: $variant:literal, $mcts_variant:literal, $mcts_wins:literal;)*) => {$(
+    ($($name:ident: $variant:literal;)*) => {$(
         #[test]
         fn $name() {
             let [w, _, _] = wdl($variant, "alphabeta:6", "random", 50);
             assert!(w >= 95, "{}: alphabeta:6 won {w} of 100 against random", $variant);
-            let [w, d, l] = wdl($mcts_variant, "mcts:1000", "random", 50);
-            assert!(
-                w >= $mcts_wins && l <= 100 - $mcts_wins,
-                "{}: mcts:1000 against random: {w}-{d}-{l}",
-                $mcts_variant
-            );
+            let [w, d, l] = wdl($variant, "mcts:1000", "random", 50);
+            assert!(w >= 95, "{}: mcts:1000 against random: {w}-{d}-{l}", $variant);
             let [w, d, l] = wdl($variant, "alphabeta:6", "alphabeta:2", 50);
             assert!(
                 2 * w + d > 100,
@@ -259,12 +255,12 @@ macro_rules! baselines_are_meaningful {
 }
 
 baselines_are_meaningful! {
-    baselines_are_meaningful_in_oware: "oware", "oware", 95;
-    baselines_are_meaningful_in_ayo: "ayo", "ayo", 95;
-    baselines_are_meaningful_in_ayoayo: "ayoayo", "ayoayo", 95;
-    baselines_are_meaningful_in_ncho: "ncho:episode=match", "ncho", 85;
-    baselines_are_meaningful_in_adi: "adi:episode=match", "adi", 85;
-    baselines_are_meaningful_in_jerin: "jerin:episode=match", "jerin", 85;
-    baselines_are_meaningful_in_jodu: "jodu", "jodu", 95;
-    baselines_are_meaningful_in_yao: "yao", "yao", 95;
+    baselines_are_meaningful_in_oware: "oware";
+    baselines_are_meaningful_in_ayo: "ayo";
+    baselines_are_meaningful_in_ayoayo: "ayoayo";
+    baselines_are_meaningful_in_ncho: "ncho:episode=match";
+    baselines_are_meaningful_in_adi: "adi:episode=match";
+    baselines_are_meaningful_in_jerin: "jerin:episode=match";
+    baselines_are_meaningful_in_jodu: "jodu";
+    baselines_are_meaningful_in_yao: "yao";
 }

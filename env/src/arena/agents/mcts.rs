@@ -126,9 +126,15 @@ impl Mcts {
     }
 
     /// Each player's result of a uniformly random game from `s`. A rollout stops at the end
-    /// of the round it started in (whole matches of the fours games), or after
-    /// [`MAX_ROLLOUT`] plies, and is then scored by the sign of [`Rules::heuristic`] (after a
-    /// round, the houses each player owns for the next).
+    /// of the round it started in (whole matches of the fours games), scored by the share of
+    /// the houses each player has won over the other for the next round ([`Rules::heuristic`]
+    /// over [`Rules::heuristic_bound`]: 7 houses to 5 is worth 1/6, all 12 the match's 1), or
+    /// after [`MAX_ROLLOUT`] plies, scored by the sign of [`Rules::heuristic`].
+    ///
+    /// Until 2026-11-25 a round's end was scored by its sign too: a search that saw 7 houses
+    /// and 11 as the same win did not work to take the last houses and end the match, and
+    /// `mcts:1000` drew 8 of 20 whole ncho matches against `random` at the 5000-ply cap (now
+    /// 20 of 20 won, in 15-93 plies; issue 13).
     fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State) -> [f32; 2] {
         let mut s = s.clone();
         let round = rules.round(&s);
@@ -139,7 +145,11 @@ impl Mcts {
             }
             rules.play_unchecked(&mut s, self.rng.pick(mask));
             if rules.round(&s) != round {
-                break;
+                if rules.to_play(&s).is_none() {
+                    return rules.returns(&s);
+                }
+                let d = rules.heuristic(&s, Player::South) as f32 / rules.heuristic_bound() as f32;
+                return [d, -d];
             }
         }
         if rules.to_play(&s).is_none() {
