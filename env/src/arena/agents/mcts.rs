@@ -51,6 +51,7 @@ impl Mcts {
     /// The most visited root action of the live game `s` and its mean result for the mover.
     pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, f32) {
         let root_mask = rules.legal_mask(s);
+        let bound = rules.heuristic_bound() as f32;
         let mut nodes = vec![Node {
             state: s.clone(),
             mover: rules.to_play(s),
@@ -89,7 +90,7 @@ impl Mcts {
                 n = c;
             }
             // Rollout, then backpropagation of each player's result.
-            let result = self.rollout(rules, &nodes[n].state);
+            let result = self.rollout(rules, &nodes[n].state, bound);
             loop {
                 nodes[n].visits += 1;
                 let parent = nodes[n].parent;
@@ -135,9 +136,11 @@ impl Mcts {
     /// and 11 as the same win did not work to take the last houses and end the match, and
     /// `mcts:1000` drew 8 of 20 whole ncho matches against `random` at the 5000-ply cap (now
     /// 20 of 20 won, in 15-93 plies; issue 13).
-    fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State) -> [f32; 2] {
+    /// `bound` is [`Rules::heuristic_bound`], computed once per search.
+    fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State, bound: f32) -> [f32; 2] {
         let mut s = s.clone();
         let round = rules.round(&s);
+        let mut round_over = false;
         for _ in 0..MAX_ROLLOUT {
             let mask = rules.legal_mask(&s);
             if mask.is_empty() {
@@ -145,17 +148,19 @@ impl Mcts {
             }
             rules.play_unchecked(&mut s, self.rng.pick(mask));
             if rules.round(&s) != round {
-                if rules.to_play(&s).is_none() {
-                    return rules.returns(&s);
-                }
-                let d = rules.heuristic(&s, Player::South) as f32 / rules.heuristic_bound() as f32;
-                return [d, -d];
+                round_over = true;
+                break;
             }
         }
         if rules.to_play(&s).is_none() {
             return rules.returns(&s);
         }
-        let d = rules.heuristic(&s, Player::South).signum() as f32;
+        let h = rules.heuristic(&s, Player::South);
+        let d = if round_over {
+            h as f32 / bound
+        } else {
+            h.signum() as f32
+        };
         [d, -d]
     }
 }
