@@ -232,10 +232,9 @@ fn wdl(variant: &str, hero: &str, villain: &str, pairs: usize) -> [u32; 3] {
 /// (`episode = match`): a single round from the start has a draw rate no search removes
 /// (`alphabeta:8` draws 7–10 of 100 rounds of ncho against `random` when the cycle rule ends a
 /// round at six groups each; `mcts:1000` went 91-9-0, 91-9-0 and 91-2-7 in rounds of ncho, adi
-/// and jerin). Until
-/// 2026-11-25 `mcts:1000` was checked in rounds only, at 85 wins: its rollouts scored a round's
-/// end by the sign of the houses won, so it did not work to end a match and drew 8 of 20 whole
-/// ncho matches against `random` at the ply cap. Scored by the share of the houses (see
+/// and jerin). Until 2026-11-25 `mcts:1000` was checked in rounds only, at 85 wins: its
+/// rollouts scored a round's end by the sign of the houses won, so it did not work to end a
+/// match and drew 8 of 20 whole ncho matches against `random` at the ply cap. Scored by the share of the houses (see
 /// `Mcts::rollout`), it won 20 of 20 of those, in 15–93 plies, and here 100-0-0 in each game.
 macro_rules! baselines_are_meaningful {
     ($($name:ident: $variant:literal;)*) => {$(
