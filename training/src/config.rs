@@ -138,6 +138,12 @@ pub struct TrainConfig {
     /// noisy than one game's result, the result unbiased.
     #[arg(long, default_value_t = 0.0)]
     pub value_target_q: f64,
+    /// Factor per ply by which the game's result counts in the value target of a decision made
+    /// that many plies before the end: `result · discount^(plies to the end − 1)` (1 = the
+    /// result as it is). Below 1 a win reached sooner is worth more than one put off, so the
+    /// network learns to end a whole match instead of holding a lead (the fours games).
+    #[arg(long, default_value_t = 1.0)]
+    pub value_discount: f64,
 
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 120.0)]
@@ -506,6 +512,12 @@ impl TrainConfig {
             self.value_target_q,
             "between 0 and 1",
         )?;
+        check(
+            self.value_discount > 0.0 && self.value_discount <= 1.0,
+            "value_discount",
+            self.value_discount,
+            "above 0 and at most 1",
+        )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
         check(
             self.train_threads >= 1,
@@ -670,6 +682,13 @@ mod tests {
                     ..Default::default()
                 },
                 "value_target_q",
+            ),
+            (
+                TrainConfig {
+                    value_discount: 0.0,
+                    ..Default::default()
+                },
+                "value_discount",
             ),
             (
                 TrainConfig {

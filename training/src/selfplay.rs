@@ -34,6 +34,9 @@ struct Decision {
     /// The search's value of the position, from the mover's view.
     #[serde(default)]
     root_value: f32,
+    /// Plies played in the game before this decision (the random opening included).
+    #[serde(default)]
+    ply: u32,
 }
 
 /// The seat an opponent agent takes in a self-play game ([`SelfPlay::set_opponents`]).
@@ -268,6 +271,7 @@ impl SelfPlay {
                         mover: rules.to_play(state).expect("live game"),
                         full: sims[i] == cfg.simulations,
                         root_value: r.value,
+                        ply: slot.actions.len() as u32,
                     });
                     action
                 }
@@ -276,7 +280,16 @@ impl SelfPlay {
             slot.actions.push(action);
             let over = rules.is_terminal(state);
             if over || slot.actions.len() as u32 >= cfg.max_plies {
-                finish(rules, slot, over, cfg.value_target_q as f32, &mut report);
+                finish(
+                    rules,
+                    slot,
+                    over,
+                    ValueTarget {
+                        q: cfg.value_target_q as f32,
+                        discount: cfg.value_discount as f32,
+                    },
+                    &mut report,
+                );
                 self.slots[i] = self.begin(rules, cfg.opponent_share);
                 self.games += 1;
             }
@@ -385,20 +398,38 @@ fn sample_from(policy: &[f32], rng: &mut impl Rng) -> Action {
     last as Action
 }
 
-/// Turns a finished game's decisions into samples; `q` is the share of the search's root value
-/// in the value target (the rest is the game's result).
-fn finish(rules: &Variant, slot: &mut Slot, over: bool, q: f32, report: &mut StepReport) {
+/// How a decision's value target is made from the game's result and the search's value.
+#[derive(Clone, Copy, Debug)]
+struct ValueTarget {
+    /// Share of the search's root value in the target (the rest is the game's result).
+    q: f32,
+    /// Factor per ply between the decision and the game's end by which the result counts: a win
+    /// reached sooner is worth more, a loss put off is worth less (1 = the result as it is).
+    discount: f32,
+}
+
+/// Turns a finished game's decisions into samples (value targets as `target` says).
+fn finish(
+    rules: &Variant,
+    slot: &mut Slot,
+    over: bool,
+    target: ValueTarget,
+    report: &mut StepReport,
+) {
     let state = slot.state.as_ref().expect("restored");
     let returns = rules.returns(state);
     let scores = rules.scores(state);
     let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
+    let end = slot.actions.len() as u32;
+    let ValueTarget { q, discount } = target;
     for d in slot.decisions.drain(..) {
         let m = d.mover.index();
+        let result = returns[m] * discount.powi(end.saturating_sub(d.ply + 1) as i32);
         report.samples.push(Sample {
             obs: d.obs,
             policy: d.policy,
             mask: d.mask,
-            value: (1.0 - q) * returns[m] + q * d.root_value,
+            value: (1.0 - q) * result + q * d.root_value,
             score: ((scores[m] - scores[1 - m]) as f32 / half).clamp(-1.0, 1.0),
             policy_weight: if d.full { 1.0 } else { 0.0 },
             value_weight: if over { 1.0 } else { 0.0 },
@@ -559,41 +590,61 @@ mod tests {
         let state = rules
             .parse_notation("1 0 0 0 0 1 1 0 0 0 2 0 | 23 20 | 0")
             .unwrap();
-        let decision = |mover, root_value| Decision {
+        let decision = |mover, root_value, ply| Decision {
             obs: vec![0.0; rules.observation_len()],
             policy: vec![0.0; 6],
             mask: 0b100001,
             mover,
             full: true,
             root_value,
+            ply,
         };
         let mut end = state.clone();
         rules.play(&mut end, 5).unwrap();
         assert!(rules.is_terminal(&end));
-        let targets = |q: f32| {
+        // Two decisions: South's, three plies before the end, and North's, two before it
+        // (the plies between are not played out: only their count matters here).
+        let targets = |q: f32, discount: f32| {
             let mut slot = Slot {
                 first: Player::South,
                 variety: 0,
                 opening: 0,
-                actions: vec![5],
-                decisions: vec![decision(Player::South, 0.2), decision(Player::North, -0.6)],
+                actions: vec![5, 5, 5],
+                decisions: vec![
+                    decision(Player::South, 0.2, 0),
+                    decision(Player::North, -0.6, 1),
+                ],
                 opponent: None,
                 state: Some(end.clone()),
             };
             let mut report = StepReport::default();
-            finish(&rules, &mut slot, true, q, &mut report);
+            finish(
+                &rules,
+                &mut slot,
+                true,
+                ValueTarget { q, discount },
+                &mut report,
+            );
             report.samples.iter().map(|s| s.value).collect::<Vec<f32>>()
         };
         assert_eq!(
-            targets(0.0),
+            targets(0.0, 1.0),
             vec![1.0, -1.0],
             "the result from each mover's view"
         );
-        assert_eq!(targets(1.0), vec![0.2, -0.6], "the search's values");
-        let half = targets(0.5);
+        assert_eq!(targets(1.0, 0.5), vec![0.2, -0.6], "the search's values");
+        let half = targets(0.5, 1.0);
         assert!(
             (half[0] - 0.6).abs() < 1e-6 && (half[1] + 0.8).abs() < 1e-6,
             "{half:?}"
+        );
+        // Discounted: the game ended two plies after South's move (0.5²) and one after
+        // North's (0.5).
+        assert_eq!(targets(0.0, 0.5), vec![0.25, -0.5], "the discounted result");
+        let mixed = targets(0.5, 0.5);
+        assert!(
+            (mixed[0] - 0.225).abs() < 1e-6 && (mixed[1] + 0.55).abs() < 1e-6,
+            "{mixed:?}"
         );
     }
 }

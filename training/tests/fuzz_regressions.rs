@@ -71,6 +71,7 @@ fn non_finite_and_negative_floats_are_refused_by_validate_and_resolve_alike() {
         "value_weight",
         "score_weight",
         "value_target_q",
+        "value_discount",
         "checkpoint_every_s",
         "eval_every_s",
         "eval_gumbel_scale",
