@@ -137,10 +137,21 @@ async fn variants_and_shipped_models_are_listed() {
     let shipped = list.iter().take_while(|m| m["shipped"] == true).count();
     assert_eq!(shipped, ayo_env::VARIANT_NAMES.len(), "{models}");
     assert!(list[shipped..].iter().all(|m| m["shipped"] == false));
-    assert!(list[..shipped].iter().any(|m| m["path"]
-        .as_str()
-        .unwrap()
-        .ends_with("ncho/ncho-match-1h.ot")));
+    let names: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../models/shipped.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let ncho = names["ncho"]["model"].as_str().unwrap();
+    assert!(
+        list[..shipped]
+            .iter()
+            .any(|m| m["path"].as_str().unwrap().ends_with(ncho)),
+        "{ncho} among the shipped models of {models}"
+    );
 }
 
 #[tokio::test]
