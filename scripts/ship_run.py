@@ -42,6 +42,8 @@ def main():
     args.add_argument("notes", nargs="?", default="")
     args.add_argument("--results-only", action="store_true")
     args.add_argument("--config")
+    args.add_argument("--overrides", default="", help="the flags the run was started with beside --config, "
+                      "e.g. '--value-discount 0.995'")
     args = args.parse_args()
     run = pathlib.Path(args.run).resolve()
     notes = args.notes
@@ -57,7 +59,8 @@ def main():
     cfg = meta["config"]
     head = "| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap |\n|---|---|---|---|---|---|---|"
     out = [f"# {name}: {meta['variant']}", "",
-           f"`ayo train --config {config} --minutes {meta['wall_time_s'] / 60:.0f}` (resolved config: `config.toml`):",
+           f"`ayo train --config {config}{' ' + args.overrides if args.overrides else ''} --minutes {meta['wall_time_s'] / 60:.0f}` "
+           "(resolved config: `config.toml`):",
            f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}"
            + (", look-ahead features" if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
@@ -65,17 +68,23 @@ def main():
            + (f", result discounted by {cfg['value_discount']} per ply" if cfg.get("value_discount", 1.0) != 1.0 else "") + ".",
            f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
            f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
-           ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")
-           + "Strength of the last checkpoint, 32 simulations per move (its "
+           ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")]
+    rounds = table(run / "final.csv")
+    if rounds:
+        out[-1] += ("Strength of the last checkpoint, 32 simulations per move (its "
            "search's best move), games in seat-swapped pairs from shared "
            + f"{models_table.opening_plies(variant)}-ply random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
            + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
-           + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):", "", head]
-    out += [line(r) for r in table(run / "final.csv")]
+           + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):")
+        out += ["", head] + [line(r) for r in rounds]
+    else:
+        out[-1] += "Not measured one round per game (`final.csv`)."
     match = table(run / "match.csv")
     if match:
-        out += ["", "The same network playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`):", "", head]
+        who = "The same network" if rounds else ("The last checkpoint, 32 simulations per move (its search's best "
+                                                 "move), in seat-swapped pairs from shared random openings,")
+        out += ["", f"{who} playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`):", "", head]
         out += [line(r) for r in match]
     curve = table(run / "learning_curve.csv")
     if curve:
