@@ -69,10 +69,10 @@ def main():
            f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
            f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
            ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")]
+    play = "32 simulations per move (its search's best move)"
     rounds = table(run / "final.csv")
     if rounds:
-        out[-1] += ("Strength of the last checkpoint, 32 simulations per move (its "
-           "search's best move), games in seat-swapped pairs from shared "
+        out[-1] += (f"Strength of the last checkpoint, {play}, games in seat-swapped pairs from shared "
            + f"{models_table.opening_plies(variant)}-ply random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
            + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
@@ -82,8 +82,7 @@ def main():
         out[-1] += "Not measured one round per game (`final.csv`)."
     match = table(run / "match.csv")
     if match:
-        who = "The same network" if rounds else ("The last checkpoint, 32 simulations per move (its search's best "
-                                                 "move), in seat-swapped pairs from shared random openings,")
+        who = "The same network" if rounds else f"The last checkpoint, {play}, in seat-swapped pairs from shared random openings,"
         out += ["", f"{who} playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`):", "", head]
         out += [line(r) for r in match]
     curve = table(run / "learning_curve.csv")
