@@ -8,6 +8,7 @@
 //! * [`engine`]: the text protocol of `ayo engine`;
 //! * [`config`]: the one training configuration;
 //! * [`serve`]: the web page and JSON API of `ayo serve`;
+//! * [`shipped`]: `models/shipped.json`, each variant's shipped network;
 //! * [`distributed`], [`storage`], [`shard`]: self-play workers and a learner sharing a folder
 //!   or a bucket.
 //!
@@ -40,6 +41,7 @@ pub mod selfplay;
 pub mod serve;
 #[cfg(feature = "torch")]
 pub mod shard;
+pub mod shipped;
 #[cfg(feature = "torch")]
 pub mod storage;
 #[cfg(feature = "torch")]

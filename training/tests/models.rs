@@ -32,21 +32,18 @@ fn shipped(variant: &str) -> Vec<PathBuf> {
 #[test]
 fn every_variant_ships_a_model_that_loads_and_beats_random() {
     // models/shipped.json names each variant's shipped model and the run that trained it.
-    let list: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(models().join("shipped.json")).expect("models/shipped.json"),
-    )
-    .expect("models/shipped.json is JSON");
+    let list = ayo_train::shipped::read(&models()).expect("models/shipped.json");
     for variant in VARIANT_NAMES {
         let files = shipped(variant);
-        let entry = &list[*variant];
-        let model = models().join(entry["model"].as_str().unwrap_or_default());
+        let entry = list
+            .get(*variant)
+            .unwrap_or_else(|| panic!("models/shipped.json has no entry for {variant}"));
+        let model = models().join(&entry.model);
         assert!(
             files.contains(&model),
-            "models/shipped.json names {entry} for {variant}, not one of {files:?}"
+            "models/shipped.json names {entry:?} for {variant}, not one of {files:?}"
         );
-        let run = models()
-            .join("..")
-            .join(entry["run"].as_str().unwrap_or_default());
+        let run = models().join("..").join(&entry.run);
         assert!(
             run.join("RESULTS.md").is_file(),
             "{variant}: {run:?} has no RESULTS.md"

@@ -137,15 +137,12 @@ async fn variants_and_shipped_models_are_listed() {
     let shipped = list.iter().take_while(|m| m["shipped"] == true).count();
     assert_eq!(shipped, ayo_env::VARIANT_NAMES.len(), "{models}");
     assert!(list[shipped..].iter().all(|m| m["shipped"] == false));
-    let names: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../models/shipped.json"
-        ))
-        .unwrap(),
-    )
+    let names = ayo_train::shipped::read(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../models"
+    )))
     .unwrap();
-    let ncho = names["ncho"]["model"].as_str().unwrap();
+    let ncho = &names["ncho"].model;
     assert!(
         list[..shipped]
             .iter()

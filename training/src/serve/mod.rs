@@ -265,16 +265,9 @@ struct ModelInfo {
 
 async fn models(State(state): State<AppState>) -> Json<Vec<ModelInfo>> {
     let root = state.inner.models.clone();
-    // {"variant": {"model": "variant/name.ot", "run": …}, …}
-    let shipped: Vec<PathBuf> = std::fs::read_to_string(root.join("shipped.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v.as_object().cloned())
-        .map(|o| {
-            o.values()
-                .filter_map(|e| Some(root.join(e.get("model")?.as_str()?)))
-                .collect()
-        })
+    // A models folder without a list of shipped models is still listed.
+    let shipped: Vec<PathBuf> = crate::shipped::read(&root)
+        .map(|list| list.values().map(|e| root.join(&e.model)).collect())
         .unwrap_or_default();
     let mut found = Vec::new();
     let mut dirs = vec![root.clone()];
