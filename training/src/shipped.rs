@@ -44,16 +44,15 @@ mod tests {
 
     #[test]
     fn a_malformed_list_is_refused_with_its_path() {
-        let dir = std::env::temp_dir().join(format!("ayo-shipped-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("shipped.json"), r#"{"ncho": {"model": 3}}"#).unwrap();
-        let err = read(&dir).unwrap_err().to_string();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("shipped.json"), r#"{"ncho": {"model": 3}}"#).unwrap();
+        let err = read(dir.path()).unwrap_err().to_string();
         assert!(
             err.contains("shipped.json") && err.contains("model"),
             "{err}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
-        let err = read(&dir).unwrap_err().to_string();
+        std::fs::remove_file(dir.path().join("shipped.json")).unwrap();
+        let err = read(dir.path()).unwrap_err().to_string();
         assert!(err.starts_with("cannot read"), "{err}");
     }
 }
