@@ -36,6 +36,9 @@ fi
 echo "== cargo test (workspace, release profile) =="
 cargo test --release --workspace --no-fail-fast
 
+echo "== cargo test: the training library without libtorch (what the Python package links) =="
+cargo test --release -p ayo-train --no-default-features --lib
+
 if [ -f scripts/fuzz.sh ]; then
     echo "== fuzz targets, short run =="
     bash scripts/fuzz.sh short

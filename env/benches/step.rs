@@ -68,7 +68,7 @@ fn bench_vec_env(c: &mut Criterion) {
                 seed: 1,
                 max_plies: Some(1000),
                 first: FirstPlayer::Alternate,
-                lookahead: false,
+                lookahead: 0,
             };
             let mut env = VecEnv::from_spec(name, &[], config).unwrap();
             let mut buf = Buffers::new(&env);

@@ -1,37 +1,102 @@
 //! # What a learner sees of a position
 //!
-//! The observation ([`Rules::observe`]) and, when asked for, the look-ahead features after it
-//! ([`Rules::tactics`]: one ply of search by the baselines' heuristic). A network trained with
-//! `lookahead`, the [`VecEnv`](crate::VecEnv) configured with it and the Python environments
-//! built with it all encode a position here, so they agree entry for entry.
+//! The observation ([`Rules::observe`]) and, when asked for, the look-ahead features after it,
+//! by plies of search with the baselines' heuristic (`lookahead`): `0` none, `1`
+//! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`] (what each move gains once
+//! the best answer to it is counted). A network trained with `lookahead`, the
+//! [`VecEnv`](crate::VecEnv) configured with it and the Python environments built with it all
+//! encode a position here, so they agree entry for entry.
 
 use crate::player::Player;
-use crate::rules::{tactics_bound, Rules};
+use crate::rules::{exchanges, tactics_bound, Rules};
+use serde::Deserialize;
 
-/// Length of [`encode`]'s output: the observation, then the look-ahead features when
-/// `lookahead`.
-pub fn input_len<R: Rules>(rules: &R, lookahead: bool) -> usize {
-    rules.observation_len() + if lookahead { rules.tactics_len() } else { 0 }
+/// The deepest look-ahead [`encode`] offers.
+pub const MAX_LOOKAHEAD: u8 = 2;
+
+/// Length of [`encode`]'s output: the observation, then the look-ahead features of
+/// `lookahead` plies.
+pub fn input_len<R: Rules>(rules: &R, lookahead: u8) -> usize {
+    rules.observation_len()
+        + match lookahead {
+            0 => 0,
+            1 => rules.tactics_len(),
+            _ => rules.tactics_len() + rules.num_actions(),
+        }
 }
 
 /// Writes the input of `s` into `out` (`input_len(rules, lookahead)` long): the observation
-/// from the view of the player to move, then the look-ahead features when `lookahead`.
-pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: bool, out: &mut [f32]) {
+/// from the view of the player to move, then the look-ahead features of `lookahead` plies
+/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`]).
+pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: u8, out: &mut [f32]) {
     let n = rules.observation_len();
     rules.observe(s, &mut out[..n]);
-    if lookahead {
-        rules.tactics(s, &mut out[n..]);
+    if lookahead >= 1 {
+        let t = n + rules.tactics_len();
+        rules.tactics(s, &mut out[n..t]);
+        if lookahead >= 2 {
+            exchanges(rules, s, &mut out[t..]);
+        }
     }
 }
 
 /// `(low, high)` bounds of every entry of [`encode`]'s output: an observation entry lies
 /// within `0..=` the pieces in play, a look-ahead feature within ±[`tactics_bound`].
-pub fn input_bounds<R: Rules>(rules: &R, lookahead: bool) -> (f32, f32) {
+pub fn input_bounds<R: Rules>(rules: &R, lookahead: u8) -> (f32, f32) {
     let pieces = rules.snapshot(&rules.start(Player::South)).total() as f32;
-    if lookahead {
+    if lookahead > 0 {
         let t = tactics_bound(rules);
         (-t, pieces.max(t))
     } else {
         (0.0, pieces)
+    }
+}
+
+/// Reads a `lookahead` setting written either way: a number of plies (`0..=`[`MAX_LOOKAHEAD`])
+/// or, as configs and checkpoints wrote it before the second ply, `false`/`true` (0/1).
+/// For `#[serde(deserialize_with = "ayo_env::input::deserialize_lookahead")]`.
+pub fn deserialize_lookahead<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u8, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Flag(bool),
+        Plies(u64),
+    }
+    let plies = match Written::deserialize(d)? {
+        Written::Flag(on) => on as u64,
+        Written::Plies(n) => n,
+    };
+    if plies > MAX_LOOKAHEAD as u64 {
+        return Err(serde::de::Error::custom(format!(
+            "lookahead = {plies}: expected false, true or a number of plies from 0 to {MAX_LOOKAHEAD}"
+        )));
+    }
+    Ok(plies as u8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Setting {
+        #[serde(deserialize_with = "deserialize_lookahead")]
+        lookahead: u8,
+    }
+
+    fn read(json: &str) -> Result<u8, String> {
+        serde_json::from_str::<Setting>(json)
+            .map(|s| s.lookahead)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn lookahead_reads_plies_and_the_older_flags() {
+        assert_eq!(read(r#"{"lookahead": false}"#), Ok(0));
+        assert_eq!(read(r#"{"lookahead": true}"#), Ok(1));
+        assert_eq!(read(r#"{"lookahead": 2}"#), Ok(2));
+        let e = read(r#"{"lookahead": 3}"#).unwrap_err();
+        assert!(e.contains("lookahead = 3") && e.contains("0 to 2"), "{e}");
+        assert!(read(r#"{"lookahead": "deep"}"#).is_err());
     }
 }

@@ -173,12 +173,18 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn tactics_len(&self) -> usize {
         self.num_actions()
     }
-    /// Look-ahead features a network may take beside the observation (the training config's
-    /// `lookahead`): one ply of search by [`Rules::heuristic`], which the network would
-    /// otherwise have to learn to see. By default [`move_gains`]; `yao` adds the opponent's
-    /// threats. `out.len() == tactics_len()`.
-    fn tactics(&self, s: &Self::State, out: &mut [f32]) {
+    /// What each move of the player to move gains by the look-ahead's measure: by default
+    /// [`move_gains`] (by [`Rules::heuristic`]); the fours games measure what the round would
+    /// give if it ended now. `out[..num_actions]` is written.
+    fn gains(&self, s: &Self::State, out: &mut [f32]) {
         move_gains(self, s, out)
+    }
+    /// Look-ahead features a network may take beside the observation (the training config's
+    /// `lookahead`): one ply of search by [`Rules::gains`], which the network would otherwise
+    /// have to learn to see. By default the gains; `yao` adds the opponent's threats.
+    /// `out.len() == tactics_len()`.
+    fn tactics(&self, s: &Self::State, out: &mut [f32]) {
+        self.gains(s, out)
     }
     /// The round an episode of several rounds is in (the fours games' whole matches); 0 for
     /// games without rounds. The baseline MCTS ends its rollouts with the round.
@@ -299,6 +305,42 @@ pub fn tactics_bound<R: Rules>(rules: &R) -> f32 {
 /// written.
 pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
     move_gains_by(rules, s, out, |s, view| rules.heuristic(s, view))
+}
+
+/// The second ply of look-ahead (`lookahead = 2` in [`crate::input`]): for each legal action
+/// of the player to move in `s`, what it gains ([`Rules::gains`]) once the best next move is
+/// counted: less the opponent's best gain after it, or plus the mover's own best gain when it
+/// leaves him to move again (a pass, a turn of several decisions); a move that ends the game
+/// reads its gain alone. Clamped to ±[`tactics_bound`]; an illegal action reads 0.
+/// `out[..num_actions]` is written.
+pub fn exchanges<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
+    let n = rules.num_actions();
+    out[..n].fill(0.0);
+    let Some(mover) = rules.to_play(s) else {
+        return;
+    };
+    let bound = tactics_bound(rules);
+    let mut first = vec![0.0; n];
+    rules.gains(s, &mut first);
+    let mut next = vec![0.0; n];
+    for a in rules.legal_mask(s).iter() {
+        let mut after = s.clone();
+        rules.play_unchecked(&mut after, a);
+        let gain = first[a as usize];
+        out[a as usize] = match rules.to_play(&after) {
+            None => gain,
+            Some(answerer) => {
+                rules.gains(&after, &mut next);
+                let best = rules
+                    .legal_mask(&after)
+                    .iter()
+                    .map(|b| next[b as usize])
+                    .fold(f32::NEG_INFINITY, f32::max);
+                let answer = if answerer == mover { best } else { -best };
+                (gain + answer).clamp(-bound, bound)
+            }
+        };
+    }
 }
 
 /// [`move_gains`] by another `measure(position, view)` of a position, in seeds and within

@@ -237,6 +237,9 @@ impl Rules for Variant {
     fn tactics_len(&self) -> usize {
         with_rules!(self, r => r.tactics_len())
     }
+    fn gains(&self, s: &VariantState, out: &mut [f32]) {
+        with_state!(self, s, r, s => r.gains(s, out))
+    }
     fn tactics(&self, s: &VariantState, out: &mut [f32]) {
         with_state!(self, s, r, s => r.tactics(s, out))
     }

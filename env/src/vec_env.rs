@@ -121,10 +121,11 @@ pub struct VecEnvConfig {
     pub max_plies: Option<u32>,
     /// Who moves first in each new game.
     pub first: FirstPlayer,
-    /// Whether each observation row ends with the look-ahead features ([`Rules::tactics`],
-    /// [`crate::input`]): what each move gains by the baselines' heuristic.
-    #[serde(default)]
-    pub lookahead: bool,
+    /// Plies of look-ahead features at the end of each observation row ([`crate::input`]):
+    /// 0 none, 1 what each move gains by the baselines' heuristic ([`Rules::tactics`]), 2 also
+    /// what it gains once the best answer is counted.
+    #[serde(default, deserialize_with = "crate::input::deserialize_lookahead")]
+    pub lookahead: u8,
 }
 
 impl Default for VecEnvConfig {
@@ -135,7 +136,7 @@ impl Default for VecEnvConfig {
             seed: 0,
             max_plies: Some(1000),
             first: FirstPlayer::Fixed(Player::South),
-            lookahead: false,
+            lookahead: 0,
         }
     }
 }

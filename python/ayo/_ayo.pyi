@@ -45,7 +45,7 @@ class Game:
     @property
     def observation_bounds(self) -> tuple[float, float]:
         """``(low, high)`` of every observation feature: 0 and the number of seeds in play."""
-    def observation_spec(self, lookahead: bool = False) -> tuple[int, float, float]:
+    def observation_spec(self, lookahead: bool | int = False) -> tuple[int, float, float]:
         """``(length, low, high)`` of ``observation(lookahead)``: what an observation space
         needs (with ``lookahead`` the features reach below 0: a move can lose seeds)."""
     @property
@@ -67,12 +67,16 @@ class Game:
     def is_terminal(self) -> bool: ...
     def returns(self) -> list[float]:
         """+1 win, -1 loss, 0 draw from each player's view; zeros until the end."""
-    def observation(self, lookahead: bool = False) -> npt.NDArray[np.float32]:
-        """The observation from the view of the player to move; with ``lookahead``, followed by
-        ``tactics()`` (as ``VecEnv(..., lookahead=True)`` writes its rows)."""
+    def observation(self, lookahead: bool | int = False) -> npt.NDArray[np.float32]:
+        """The observation from the view of the player to move; with ``lookahead`` (``True`` or
+        ``1``), followed by ``tactics()``, with ``lookahead=2`` then by ``exchanges()`` (as
+        ``VecEnv(..., lookahead=...)`` writes its rows)."""
     def tactics(self) -> npt.NDArray[np.float32]:
         """Look-ahead features: each action's gain by the baselines' heuristic (seeds / 8), and
         in yao the opponent's threats; what a network trained with ``lookahead`` also takes."""
+    def exchanges(self) -> npt.NDArray[np.float32]:
+        """The second ply of look-ahead (``num_actions``): each action's gain once the best
+        answer to it is counted; what a network trained with ``lookahead=2`` also takes."""
     @property
     def tactics_len(self) -> int: ...
     def notation(self) -> str: ...
@@ -101,14 +105,15 @@ class VecEnv:
         num_threads: int = 0,
         max_plies: int | None = 1000,
         first: str | int | None = None,
-        lookahead: bool = False,
+        lookahead: bool | int = False,
         **options: OptionValue,
     ) -> None:
         """``num_envs`` games of ``variant`` on ``num_threads`` threads (0 = one per core).
 
         ``max_plies``: a game still live after that many plies is truncated (``None``: never).
         ``first``: ``"south"``/``0`` (default), ``"north"``/``1``, ``"alternate"`` or ``"random"``.
-        ``lookahead``: each observation row ends with the look-ahead features (``Game.tactics``).
+        ``lookahead``: each observation row ends with the look-ahead features of that many plies
+        (``True``: 1, ``Game.tactics``; 2: then ``Game.exchanges``).
         Raises ``ValueError`` for an unknown variant or option or a bad setting.
         """
     @property
@@ -124,7 +129,7 @@ class VecEnv:
     @property
     def observation_bounds(self) -> tuple[float, float]: ...
     @property
-    def lookahead(self) -> bool: ...
+    def lookahead(self) -> int: ...
     @property
     def max_plies(self) -> int | None: ...
     @property
@@ -210,13 +215,12 @@ class Net:
     @property
     def variant(self) -> str: ...
     @property
-    def shape(self) -> dict[str, int | bool]:
+    def shape(self) -> dict[str, int]:
         """``inputs``, ``actions``, ``width``, ``blocks``, ``levels``, ``lookahead``."""
     @property
     def step(self) -> int: ...
     def input(self, game: Game) -> npt.NDArray[np.float32]:
-        """The network's input for the position: the observation, then ``game.tactics()`` when
-        ``shape["lookahead"]``."""
+        """The network's input for the position: ``game.observation(shape["lookahead"])``."""
     def evaluate(self, obs: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """Policy logits ``[n, actions]`` and values ``[n]`` of inputs ``[n, inputs]``."""
     def analyse(self, game: Game) -> tuple[float, npt.NDArray[np.float32]]:

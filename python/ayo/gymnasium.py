@@ -71,7 +71,7 @@ class AyoEnv(gymnasium.Env):
     * Observation: the variant's float32 observation from the agent's view (``Box``), or with
       ``obs_type="dict"`` a ``Dict`` of it and an int8 ``action_mask``. When the game has ended
       on the opponent's side of the board the final observation is from the view of the player
-      who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True``
+      who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True`` (or ``2``)
       it ends with the look-ahead features (``ayo.Game.tactics``: what each move gains by the
       baselines' heuristic; in the fours games, by what the round would give if it ended now),
       as the shipped networks trained with them see a position.
@@ -97,11 +97,11 @@ class AyoEnv(gymnasium.Env):
         max_plies: int | None = 1000,
         illegal_action: str = "lose",
         render_mode: str | None = None,
-        lookahead: bool = False,
+        lookahead: bool | int = False,
         **options: Any,
     ) -> None:
         self.game = Game(variant, **options)  # raises ValueError for a bad variant or option
-        self.lookahead = bool(lookahead)
+        self.lookahead = int(lookahead)
         self.variant = variant
         self.options = options
         if seat not in (0, 1, None):
@@ -244,7 +244,7 @@ class AyoVectorEnv(VectorEnv):
       In every mode ``info["final_returns"]`` (both players' results, ``_final_returns``
       marking the games that ended) is given on the step that ends games.
     * ``reset(seed=...)``: one integer, or a list of one per game.
-    * ``lookahead=True``: each observation ends with the look-ahead features (``ayo.VecEnv``'s).
+    * ``lookahead=True`` (or ``2``): each observation ends with the look-ahead features (``ayo.VecEnv``'s).
     * An illegal action raises ``ValueError`` naming the game and the action; no game changes.
     """
 
@@ -260,7 +260,7 @@ class AyoVectorEnv(VectorEnv):
         opponent: Opponent | None = None,
         seat: int = 0,
         render_mode: str | None = None,
-        lookahead: bool = False,
+        lookahead: bool | int = False,
         **options: Any,
     ) -> None:
         self.env = VecEnv(
@@ -270,7 +270,7 @@ class AyoVectorEnv(VectorEnv):
             num_threads=num_threads,
             max_plies=max_plies,
             first=first,
-            lookahead=bool(lookahead),
+            lookahead=int(lookahead),
             **options,
         )
         self.variant, self.options = variant, options

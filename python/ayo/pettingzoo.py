@@ -23,7 +23,8 @@ The observation is the variant's own (``ayo.Game.observation``): the current pos
 the player to move. The agent not to move receives that same vector, with an all-zero mask.
 ``lookahead=True`` appends the look-ahead features (``ayo.Game.tactics``: what each move gains
 by the baselines' heuristic; in the fours games, by what the round would give if it ended
-now).
+now); ``lookahead=2`` then also ``ayo.Game.exchanges`` (each move's gain once the best answer
+is counted).
 
     from ayo.pettingzoo import env
     e = env("oware")
@@ -84,14 +85,14 @@ class raw_env(AECEnv, EzPickle):
         max_plies: int | None = 1000,
         render_mode: str | None = None,
         obs_type: str = "dict",
-        lookahead: bool = False,
+        lookahead: bool | int = False,
         **options: Any,
     ) -> None:
         EzPickle.__init__(self, variant, first, max_plies, render_mode, obs_type, lookahead, **options)
         if obs_type not in ("dict", "box"):
             raise ValueError(f'obs_type must be "dict" or "box", got {obs_type!r}')
         self.obs_type = obs_type
-        self.lookahead = bool(lookahead)
+        self.lookahead = int(lookahead)
         super().__init__()
         self.game = Game(variant, first=first, **options)  # ValueError for a bad variant/option
         self.variant, self.first, self.options = variant, first, options

@@ -151,15 +151,19 @@ impl Game {
     /// `(low, high)` bounds of every observation feature (0 and the number of seeds in play).
     #[getter]
     fn observation_bounds(&self) -> (f32, f32) {
-        input_bounds(&self.rules, false)
+        input_bounds(&self.rules, 0)
     }
 
     /// `(length, low, high)` of `observation(lookahead)`: what an observation space needs.
     /// With `lookahead` the features may be negative: a move loses what it gives away.
-    #[pyo3(signature = (lookahead = false))]
-    fn observation_spec(&self, lookahead: bool) -> (usize, f32, f32) {
-        let (low, high) = input_bounds(&self.rules, lookahead);
-        (input_len(&self.rules, lookahead), low, high)
+    #[pyo3(signature = (lookahead = None))]
+    fn observation_spec(
+        &self,
+        lookahead: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<(usize, f32, f32)> {
+        let plies = options::lookahead_plies(lookahead)?;
+        let (low, high) = input_bounds(&self.rules, plies);
+        Ok((input_len(&self.rules, plies), low, high))
     }
 
     /// The legal actions of the player to move, in increasing order (empty once over).
@@ -256,13 +260,19 @@ impl Game {
     }
 
     /// The observation from the view of the player to move (float32, `observation_len`); with
-    /// `lookahead`, followed by the look-ahead features (`tactics()`), as a network trained with
-    /// them takes its input and as `VecEnv(..., lookahead=True)` writes its rows.
-    #[pyo3(signature = (lookahead = false))]
-    fn observation<'py>(&self, py: Python<'py>, lookahead: bool) -> Bound<'py, PyArray1<f32>> {
-        let mut out = vec![0.0; input_len(&self.rules, lookahead)];
-        encode(&self.rules, &self.state, lookahead, &mut out);
-        PyArray1::from_vec(py, out)
+    /// `lookahead` (`True` or 1), followed by the look-ahead features (`tactics()`), and with
+    /// `lookahead=2` then by `exchanges()`, as a network trained with them takes its input and
+    /// as `VecEnv(..., lookahead=...)` writes its rows.
+    #[pyo3(signature = (lookahead = None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        lookahead: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let plies = options::lookahead_plies(lookahead)?;
+        let mut out = vec![0.0; input_len(&self.rules, plies)];
+        encode(&self.rules, &self.state, plies, &mut out);
+        Ok(PyArray1::from_vec(py, out))
     }
 
     /// The look-ahead features of the position (float32, `tactics_len`): what each action of
@@ -274,6 +284,16 @@ impl Game {
     fn tactics<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         let mut out = vec![0.0; self.rules.tactics_len()];
         self.rules.tactics(&self.state, &mut out);
+        PyArray1::from_vec(py, out)
+    }
+
+    /// The second ply of look-ahead (float32, `num_actions`): what each action of the player
+    /// to move gains (as in `tactics()`) once the best answer to it is counted — less what the
+    /// opponent's best move then gains him, or plus the mover's own best next gain when he
+    /// moves again; a move that ends the game reads its gain alone; 0 for an illegal one.
+    fn exchanges<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        let mut out = vec![0.0; self.rules.num_actions()];
+        ayo_env::rules::exchanges(&self.rules, &self.state, &mut out);
         PyArray1::from_vec(py, out)
     }
 

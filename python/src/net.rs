@@ -45,8 +45,8 @@ impl Net {
         self.meta.variant.clone()
     }
 
-    /// Its sizes: `inputs`, `actions`, `width`, `blocks`, `levels`, and `lookahead` (whether
-    /// its input ends with the look-ahead features, `Game.tactics()`).
+    /// Its sizes: `inputs`, `actions`, `width`, `blocks`, `levels`, and `lookahead` (the plies
+    /// of look-ahead features its input ends with, `Game.observation(lookahead)`; 0: none).
     #[getter]
     fn shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);

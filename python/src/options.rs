@@ -10,6 +10,26 @@ pub fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
+/// Plies of look-ahead features from Python: `False`/`None` 0, `True` 1, or a number of plies
+/// up to `ayo_env::input::MAX_LOOKAHEAD` (2: also what each move gains once the best answer is
+/// counted); anything else is refused, naming it.
+pub fn lookahead_plies(value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
+    let max = ayo_env::input::MAX_LOOKAHEAD;
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(0);
+    };
+    if let Ok(on) = v.cast::<PyBool>() {
+        return Ok(on.is_true() as u8);
+    }
+    match v.extract::<i64>() {
+        Ok(n) if (0..=max as i64).contains(&n) => Ok(n as u8),
+        _ => Err(PyValueError::new_err(format!(
+            "lookahead = {}: expected False, True or a number of plies from 0 to {max}",
+            v.repr()?
+        ))),
+    }
+}
+
 /// `key=value` option pairs from Python keyword arguments. Values may be strings, numbers,
 /// booleans (`true`/`false`) or `None` (`none`); they are passed to the variant as text.
 pub fn pairs(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, String)>> {

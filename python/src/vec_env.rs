@@ -176,9 +176,10 @@ impl VecEnv {
     /// worker threads (0 = one per core). Games still live after `max_plies` plies are
     /// truncated (`None`: never). `first`: who starts each game — `"south"`/`0` (the
     /// default), `"north"`/`1`, `"alternate"` or `"random"`. `lookahead`: each observation row
-    /// ends with the look-ahead features (`Game.observation(lookahead=True)`).
+    /// ends with the look-ahead features of that many plies (`True`: 1; see
+    /// `Game.observation(lookahead)`).
     #[new]
-    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = None, lookahead = false, **options))]
+    #[pyo3(signature = (variant, num_envs, seed = 0, num_threads = 0, max_plies = Some(1000), first = None, lookahead = None, **options))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         variant: &str,
@@ -187,7 +188,7 @@ impl VecEnv {
         num_threads: usize,
         max_plies: Option<u32>,
         first: Option<&Bound<'_, PyAny>>,
-        lookahead: bool,
+        lookahead: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let first = match first {
@@ -201,7 +202,7 @@ impl VecEnv {
             seed,
             max_plies,
             first: first.parse::<FirstPlayer>().map_err(value_error)?,
-            lookahead,
+            lookahead: options::lookahead_plies(lookahead)?,
         };
         let env = ayo_env::VecEnv::new(rules, config).map_err(value_error)?;
         Ok(VecEnv { env })
@@ -233,9 +234,9 @@ impl VecEnv {
     fn observation_bounds(&self) -> (f32, f32) {
         ayo_env::input::input_bounds(self.env.rules(), self.env.config().lookahead)
     }
-    /// Whether each observation row ends with the look-ahead features.
+    /// Plies of look-ahead features at the end of each observation row (0: none).
     #[getter]
-    fn lookahead(&self) -> bool {
+    fn lookahead(&self) -> u8 {
         self.env.config().lookahead
     }
     #[getter]
@@ -465,7 +466,10 @@ impl VecEnv {
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, Vec<(String, String)>, String, usize))> {
+    ) -> PyResult<(
+        Bound<'py, PyAny>,
+        (String, Vec<(String, String)>, String, usize),
+    )> {
         let restore = py.get_type::<VecEnv>().getattr("_restore")?;
         let rules = self.env.rules();
         let snapshot = serde_json::to_string(&self.env.snapshot()).map_err(value_error)?;
@@ -485,10 +489,9 @@ impl VecEnv {
             self.env.rules().id(),
             self.env.num_envs(),
             self.env.threads(),
-            if self.env.config().lookahead {
-                ", lookahead=True"
-            } else {
-                ""
+            match self.env.config().lookahead {
+                0 => String::new(),
+                plies => format!(", lookahead={plies}"),
             }
         )
     }

@@ -58,6 +58,25 @@ def test_observation_with_lookahead_is_the_observation_then_the_tactics(variant)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_two_plies_of_lookahead_add_the_exchanges(variant):
+    rng = np.random.default_rng(3)
+    g = ayo.Game(variant)
+    length, low, high = g.observation_spec(lookahead=2)
+    assert length == g.observation_len + g.tactics_len + g.num_actions
+    for _ in range(60):
+        if g.is_terminal():
+            break
+        x = g.observation(lookahead=2)
+        np.testing.assert_array_equal(x, np.concatenate([g.observation(), g.tactics(), g.exchanges()]))
+        assert low <= x.min() and x.max() <= high
+        assert np.all(g.exchanges()[~g.action_mask()] == 0)
+        g.apply(int(rng.choice(g.legal_actions())))
+    for bad in (3, -1, "deep"):
+        with pytest.raises(ValueError, match="lookahead"):
+            g.observation(lookahead=bad)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_random_games_keep_their_invariants(variant):
     rng = np.random.default_rng(1)
     for _ in range(20):

@@ -36,11 +36,14 @@ def test_every_shipped_network_loads_without_torch():
         net = ayo.Net.load(str(path))
         variant = net.variant.split("@")[0]
         g = ayo.Game(variant)
-        extra = g.tactics_len if net.shape["lookahead"] else 0
+        plies = net.shape["lookahead"]
+        features = [g.tactics()] if plies >= 1 else []
+        features += [g.exchanges()] if plies >= 2 else []
+        extra = sum(len(f) for f in features)
         assert net.shape["inputs"] == g.observation_len + extra and net.shape["actions"] == g.num_actions
         x = net.input(g)
         np.testing.assert_array_equal(x[: g.observation_len], g.observation())
-        np.testing.assert_array_equal(x[g.observation_len :], g.tactics() if extra else [])
+        np.testing.assert_array_equal(x[g.observation_len :], np.concatenate(features) if features else [])
         value, policy = net.analyse(g)
         logits, values = net.evaluate(x[None, :])
         assert values[0] == pytest.approx(value, abs=1e-6)

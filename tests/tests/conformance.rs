@@ -22,8 +22,8 @@
 //!
 //! `PROPTEST_CASES` overrides the number of games per preset (default [`GAMES`]).
 
-use ayo_env::input::{encode, input_bounds, input_len};
-use ayo_env::rules::tactics_bound;
+use ayo_env::input::{encode, input_bounds, input_len, MAX_LOOKAHEAD};
+use ayo_env::rules::{exchanges, tactics_bound};
 use ayo_env::{
     Action, GameRecord, PlayError, Player, Rules, Snapshot, Variant, VariantState, VARIANT_NAMES,
 };
@@ -324,12 +324,13 @@ fn observation_has_observation_len_finite_values() {
 }
 
 #[test]
-fn tactics_are_bounded_and_zero_for_illegal_moves() {
+fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
     for_every_preset(|v, seed| {
         let (len, n) = (v.tactics_len(), v.num_actions());
         prop_assert!(len >= n, "the mover's gains come first");
         let (bound, h_bound) = (tactics_bound(v), v.heuristic_bound());
-        let (low, high) = input_bounds(v, true);
+        let (low, high) = input_bounds(v, 1);
+        prop_assert_eq!(input_bounds(v, 2), (low, high));
         random_game(v, seed, |s, _| {
             let mut t = vec![f32::NAN; len];
             v.tactics(s, &mut t);
@@ -357,17 +358,33 @@ fn tactics_are_bounded_and_zero_for_illegal_moves() {
                 );
             }
             // The whole input (observation, then the features) within its declared bounds.
-            let mut input = vec![f32::NAN; input_len(v, true)];
-            encode(v, s, true, &mut input);
+            // The second ply: each legal move's gain with the best answer counted, bounded
+            // the same way, 0 for illegal moves.
+            let mut x = vec![f32::NAN; n];
+            exchanges(v, s, &mut x);
+            for (a, &g) in x.iter().enumerate() {
+                prop_assert!(g.abs() <= bound, "exchange {a} = {g} at {}", v.notation(s));
+                if !mask.contains(a as u8) {
+                    prop_assert!(g == 0.0, "illegal action {a} exchanges {g}");
+                }
+            }
+            // The whole input (observation, then the features of each ply) within its
+            // declared bounds.
             let mut obs = vec![f32::NAN; v.observation_len()];
             v.observe(s, &mut obs);
-            prop_assert_eq!(&input[..obs.len()], &obs[..]);
-            prop_assert_eq!(&input[obs.len()..], &t[..]);
-            prop_assert!(
-                input.iter().all(|x| (low..=high).contains(x)),
-                "input {input:?} beyond [{low}, {high}] at {}",
-                v.notation(s)
-            );
+            for plies in 1..=MAX_LOOKAHEAD {
+                let mut input = vec![f32::NAN; input_len(v, plies)];
+                encode(v, s, plies, &mut input);
+                let (o, rest) = input.split_at(obs.len());
+                prop_assert_eq!(o, &obs[..]);
+                prop_assert_eq!(&rest[..len], &t[..]);
+                prop_assert_eq!(&rest[len..], if plies == 2 { &x[..] } else { &[][..] });
+                prop_assert!(
+                    input.iter().all(|x| (low..=high).contains(x)),
+                    "input {input:?} beyond [{low}, {high}] at {}",
+                    v.notation(s)
+                );
+            }
             Ok(())
         })?;
         Ok(())

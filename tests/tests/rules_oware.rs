@@ -9,6 +9,7 @@
 //! of the board's seeds), the stores are chosen so that the same capture crosses 24.
 
 mod common;
+use ayo_env::rules::exchanges;
 use ayo_env::{PlayError, Player, Rules, Variant};
 use common::*;
 
@@ -292,4 +293,24 @@ fn oware_move_gains_are_the_seeds_each_move_takes() {
     let s = setup(&v, "1 0 0 0 0 1 1 0 0 0 2 0 | 23 20 | 0");
     v.tactics(&s, &mut gains);
     assert_eq!(gains, [0.0, 0.0, 0.0, 0.0, 0.0, 8.0]);
+}
+
+#[test]
+fn oware_exchanges_count_the_best_answer() {
+    let v = oware();
+    // F takes North's a and b (2 + 2 seeds: +0.5), which leaves North e and f: f's five
+    // seeds end in South's e, now 2, and take them (-0.25). E takes nothing, and none of
+    // North's answers (a, b, e, f) takes anything either. a-d are empty.
+    let s = setup(&v, "0 0 0 0 1 2 1 1 0 0 1 5 | 19 18 | 0");
+    let mut gains = vec![f32::NAN; v.num_actions()];
+    v.tactics(&s, &mut gains);
+    assert_eq!(gains, [0.0, 0.0, 0.0, 0.0, 0.0, 0.5]);
+    let mut x = vec![f32::NAN; v.num_actions()];
+    exchanges(&v, &s, &mut x);
+    assert_eq!(x, [0.0, 0.0, 0.0, 0.0, 0.0, 0.25]);
+    // Without North's e, f is North's only answer and empties his row: South cannot feed
+    // him, so the game ends and South takes the rest and wins (North's answer reads -8).
+    let s = setup(&v, "0 0 0 0 1 2 1 1 0 0 0 5 | 19 19 | 0");
+    exchanges(&v, &s, &mut x);
+    assert_eq!(x, [0.0, 0.0, 0.0, 0.0, 0.0, 8.5]);
 }

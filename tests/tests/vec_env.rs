@@ -1,6 +1,7 @@
 //! The vectorised environment against N scalar games, and its contract: auto-reset, truncation,
 //! illegal actions, final observations, thread determinism.
 
+use ayo_env::rules::exchanges;
 use ayo_env::vec_env::VecEnvSnapshot;
 use ayo_env::vec_env::AUTORESET_MODE;
 use ayo_env::{
@@ -15,7 +16,7 @@ fn env(name: &str, num_envs: usize, threads: usize, max_plies: Option<u32>) -> V
         seed: 42,
         max_plies,
         first: FirstPlayer::Alternate,
-        lookahead: false,
+        lookahead: 0,
     };
     VecEnv::from_spec(name, &[], config).unwrap()
 }
@@ -237,7 +238,7 @@ fn the_first_player_can_be_fixed_alternating_or_random() {
             seed,
             max_plies: None,
             first,
-            lookahead: false,
+            lookahead: 0,
         };
         let mut e = VecEnv::from_spec("oware", &[], config).unwrap();
         let mut buf = Buffers::new(&e);
@@ -398,12 +399,22 @@ fn with_lookahead_each_row_is_the_observation_then_the_tactics() {
             e.reset(None, &mut buf.view_mut()).unwrap();
             (e, buf)
         };
-        let ((mut plain, mut pb), (mut with, mut wb)) = (make(false), make(true));
+        let ((mut plain, mut pb), (mut with, mut wb)) = (make(0), make(2));
         let rules = plain.rules().clone();
-        let (n, t) = (rules.observation_len(), rules.tactics_len());
-        assert_eq!(with.observation_len(), n + t, "{name}");
+        let (n, t, k) = (
+            rules.observation_len(),
+            rules.tactics_len(),
+            rules.num_actions(),
+        );
+        assert_eq!(with.observation_len(), n + t + k, "{name}");
         let mut actions = vec![0; 32];
-        let mut tactics = vec![0.0; t];
+        // What a row should end with: the tactics, then the exchanges.
+        let features = |s: &ayo_env::VariantState| -> Vec<f32> {
+            let mut f = vec![0.0; t + k];
+            rules.tactics(s, &mut f[..t]);
+            exchanges(&rules, s, &mut f[t..]);
+            f
+        };
         for _ in 0..120 {
             plain.sample_actions(&mut actions);
             plain.step(&actions, &mut pb.view_mut()).unwrap();
@@ -415,17 +426,15 @@ fn with_lookahead_each_row_is_the_observation_then_the_tactics() {
                     pb.obs.row(i),
                     "{name}: game {i}"
                 );
-                rules.tactics(with.state(i), &mut tactics);
                 assert_eq!(
                     row.slice(ndarray::s![n..]).to_vec(),
-                    tactics,
+                    features(with.state(i)),
                     "{name}: game {i}"
                 );
                 let last = with.final_observation(i);
                 assert_eq!(&last[..n], plain.final_observation(i), "{name}: game {i}");
                 if let Some(s) = with.final_state(i) {
-                    rules.tactics(s, &mut tactics);
-                    assert_eq!(&last[n..], &tactics[..], "{name}: game {i}");
+                    assert_eq!(&last[n..], &features(s)[..], "{name}: game {i}");
                 }
             }
         }
@@ -441,7 +450,7 @@ fn a_restored_snapshot_continues_exactly_as_the_original() {
             seed: 7,
             max_plies: Some(60),
             first: FirstPlayer::Random,
-            lookahead: true, // the final observations carry the features too
+            lookahead: 2, // the final observations carry the features too
         };
         let mut original = VecEnv::from_spec(name, &[], config).unwrap();
         let mut buf = Buffers::new(&original);
@@ -466,7 +475,7 @@ fn a_restored_snapshot_continues_exactly_as_the_original() {
             1,
         )
         .unwrap();
-        assert!(restored.config().lookahead);
+        assert_eq!(restored.config().lookahead, 2);
         let rules = original.rules().clone();
         for i in 0..64 {
             assert_eq!(

@@ -439,7 +439,7 @@ pub(crate) fn untrained(rules: &Variant, seed: u64) -> NetAgent {
         width: 16,
         blocks: 1,
         levels: 0,
-        lookahead: false,
+        lookahead: 0,
     };
     NetAgent::from_net(Net::new(shape, tch::Device::Cpu), 16, seed)
 }

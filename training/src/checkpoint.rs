@@ -290,7 +290,7 @@ mod tests {
             width: 24,
             blocks: 2,
             levels: 3,
-            lookahead: false,
+            lookahead: 0,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();
@@ -309,17 +309,17 @@ mod tests {
         use ayo_env::Agent;
         let rules: Variant = "yao".parse().unwrap();
         let shape = NetShape {
-            inputs: ayo_env::input::input_len(&rules, true),
+            inputs: ayo_env::input::input_len(&rules, 2),
             actions: rules.num_actions(),
             width: 8,
             blocks: 1,
             levels: 2,
-            lookahead: true,
+            lookahead: 2,
         };
         assert_eq!(
             shape.inputs,
-            40 + 2 * 34,
-            "yao: observation, gains, threats"
+            40 + 3 * 34,
+            "yao: observation, gains, threats, exchanges"
         );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.ot");
@@ -330,7 +330,7 @@ mod tests {
         )
         .unwrap();
         let (_, meta) = load_for(&path, &rules, Device::Cpu).unwrap();
-        assert!(meta.shape.lookahead);
+        assert_eq!(meta.shape.lookahead, 2);
         let start = rules.start(ayo_env::Player::South);
         let mut torch = crate::agent::NetAgent::load(&path, 8, 1).unwrap();
         let mut cpu = crate::agent::NetAgent::load_cpu(&path, 8, 1).unwrap();
@@ -340,7 +340,7 @@ mod tests {
         // Without the flag the same weights expect another input length.
         let plain = CheckpointMeta {
             shape: NetShape {
-                lookahead: false,
+                lookahead: 0,
                 ..shape
             },
             ..meta
@@ -360,7 +360,7 @@ mod tests {
             width: 8,
             blocks: 1,
             levels: 0,
-            lookahead: false,
+            lookahead: 0,
         };
         let net = Net::new(shape, Device::Cpu);
         let dir = tempfile::tempdir().unwrap();

@@ -35,13 +35,17 @@ pub struct TrainConfig {
     /// `clamp(4x - k, 0, 1)` for `k < input_levels` ("more than k seeds" for a pit); 0 = off.
     #[arg(long, default_value_t = 12)]
     pub input_levels: usize,
-    /// Give the network the variant's look-ahead features beside the observation: what each
-    /// legal move gains by the baseline heuristic (in the fours games: by what the round would
-    /// give if it ended now), and in `yao` what each of the opponent's
-    /// moves would gain him (one ply of search the network need not learn; costs a ply of
-    /// play per legal move at every evaluation).
-    #[arg(long)]
-    pub lookahead: bool,
+    /// Plies of look-ahead features the network gets beside the observation
+    /// ([`ayo_env::input`]): 0 none; 1 what each legal move gains by the baseline heuristic (in
+    /// the fours games: by what the round would give if it ended now), and in `yao` what each
+    /// of the opponent's moves would gain him (one ply of search the network need not learn;
+    /// costs a ply of play per legal move at every evaluation); 2 also what each move gains
+    /// once the best answer to it is counted (a second ply: a ply of play per answer).
+    /// `--lookahead` alone is 1; configs may write `true` for 1.
+    #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
+          value_parser = clap::value_parser!(u8).range(0..=ayo_env::input::MAX_LOOKAHEAD as i64))]
+    #[serde(deserialize_with = "ayo_env::input::deserialize_lookahead")]
+    pub lookahead: u8,
 
     /// Simulations per move of a full search in self-play.
     #[arg(long, default_value_t = 32)]
@@ -267,6 +271,30 @@ pub enum ConfigError {
     Variant(#[from] ayo_env::ParseError),
 }
 
+/// The configuration tuned for each variant, `experiments/<variant>.toml`, built into the
+/// binary: `ayo train --variant V` without `--config` trains with V's (flags still win), so the
+/// main job of every variant starts from the settings its shipped network was trained with.
+const TUNED: [(&str, &str); 8] = [
+    ("oware", include_str!("../../experiments/oware.toml")),
+    ("ayo", include_str!("../../experiments/ayo.toml")),
+    ("ayoayo", include_str!("../../experiments/ayoayo.toml")),
+    ("ncho", include_str!("../../experiments/ncho.toml")),
+    ("adi", include_str!("../../experiments/adi.toml")),
+    ("jerin", include_str!("../../experiments/jerin.toml")),
+    ("jodu", include_str!("../../experiments/jodu.toml")),
+    ("yao", include_str!("../../experiments/yao.toml")),
+];
+
+/// The tuned configuration (TOML text, `experiments/<name>.toml`) of the variant `spec`
+/// (`name` or `name@version`); `None` for a name without one.
+pub fn tuned(spec: &str) -> Option<&'static str> {
+    let name = spec.split('@').next().unwrap_or(spec);
+    TUNED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
 impl TrainConfig {
     /// Parses a TOML text; missing keys take their defaults, unknown keys are refused.
     pub fn from_toml(text: &str) -> Result<TrainConfig, ConfigError> {
@@ -281,15 +309,29 @@ impl TrainConfig {
         flags: &TrainConfig,
         explicit: impl Fn(&str) -> bool,
     ) -> Result<Given, ConfigError> {
+        let text = match path {
+            Some(p) => Some(
+                std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+                    path: p.display().to_string(),
+                    source,
+                })?,
+            ),
+            None => None,
+        };
+        TrainConfig::given_text(text.as_deref(), flags, explicit)
+    }
+
+    /// [`TrainConfig::given`] with the file's text (a tuned config, [`tuned`]) instead of its path.
+    pub fn given_text(
+        text: Option<&str>,
+        flags: &TrainConfig,
+        explicit: impl Fn(&str) -> bool,
+    ) -> Result<Given, ConfigError> {
         let mut given = Given::new();
-        if let Some(p) = path {
-            let text = std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
-                path: p.display().to_string(),
-                source,
-            })?;
-            TrainConfig::from_toml(&text)?;
+        if let Some(text) = text {
+            TrainConfig::from_toml(text)?;
             let table: toml::Table =
-                toml::from_str(&text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+                toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
             for (key, value) in table {
                 given.insert(key, serde_json::to_value(value).expect("TOML is JSON-like"));
             }
@@ -644,7 +686,15 @@ mod tests {
             let c = TrainConfig::resolve(Some(&path), &TrainConfig::default(), |_| false)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             assert_eq!(c.rules().unwrap().name(), *name, "{}", path.display());
+            // The one built into the binary is the same variant's, by name or name@version.
+            for spec in [name.to_string(), format!("{name}@1")] {
+                let text = tuned(&spec).unwrap_or_else(|| panic!("no tuned config for {spec}"));
+                let given = TrainConfig::given_text(Some(text), &TrainConfig::default(), |_| false);
+                let t = TrainConfig::default().with(&given.unwrap()).unwrap();
+                assert_eq!(t, c, "tuned({spec}) is not experiments/{name}.toml");
+            }
         }
+        assert!(tuned("mancala").is_none());
     }
 
     #[test]

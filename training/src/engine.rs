@@ -409,81 +409,88 @@ mod tests {
         assert_eq!(lines[3], "readyok");
     }
 
-    /// A small untrained network behind the engine (the protocol does not need a good one).
-    fn talk_to_net(script: &str) -> String {
-        let rules: Variant = "oware".parse().unwrap();
-        let mut agent = crate::agent::untrained(&rules, 1);
-        let mut out = Vec::new();
-        serve(&rules, &mut agent, script.as_bytes(), &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
+    /// The engine in front of a network (libtorch's; the torch-free build has no way to make
+    /// an untrained one).
+    #[cfg(feature = "torch")]
+    mod with_a_network {
+        use super::*;
 
-    fn field<'a>(line: &'a str, key: &str) -> &'a str {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let i = words.iter().position(|w| *w == key).expect(key);
-        words[i + 1]
-    }
+        /// A small untrained network behind the engine (the protocol does not need a good one).
+        fn talk_to_net(script: &str) -> String {
+            let rules: Variant = "oware".parse().unwrap();
+            let mut agent = crate::agent::untrained(&rules, 1);
+            let mut out = Vec::new();
+            serve(&rules, &mut agent, script.as_bytes(), &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        }
 
-    /// A script sent all at once (a pipe): every `go` is answered, in order, before the final
-    /// `quit` ends the engine (it used to be taken for an interruption of the first search).
-    #[test]
-    fn a_whole_script_at_once_answers_every_go_before_quit() {
-        let out = talk_to_net("position startpos\ngo\nposition startpos moves 2\ngo nodes 8\nposition startpos moves 2 2\ngo\nquit\nisready\n");
-        let best = out.lines().filter(|l| l.starts_with("bestmove ")).count();
-        assert_eq!(best, 3, "{out}");
-        assert!(!out.contains("readyok"), "nothing after quit: {out}");
-    }
+        fn field<'a>(line: &'a str, key: &str) -> &'a str {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let i = words.iter().position(|w| *w == key).expect(key);
+            words[i + 1]
+        }
 
-    #[test]
-    fn go_nodes_searches_that_many_simulations_and_reports_a_line() {
-        let out = talk_to_net("position startpos moves 2 1\ngo nodes 100\n");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines.len(), 2, "{out}");
-        assert_eq!(field(lines[0], "simulations"), "100", "{out}");
-        let pv = lines[0].split(" pv ").nth(1).unwrap();
-        let best = lines[1].strip_prefix("bestmove ").unwrap();
-        assert_eq!(
-            pv.split_whitespace().next(),
-            Some(best),
-            "the pv starts with the move"
-        );
-    }
+        /// A script sent all at once (a pipe): every `go` is answered, in order, before the final
+        /// `quit` ends the engine (it used to be taken for an interruption of the first search).
+        #[test]
+        fn a_whole_script_at_once_answers_every_go_before_quit() {
+            let out = talk_to_net("position startpos\ngo\nposition startpos moves 2\ngo nodes 8\nposition startpos moves 2 2\ngo\nquit\nisready\n");
+            let best = out.lines().filter(|l| l.starts_with("bestmove ")).count();
+            assert_eq!(best, 3, "{out}");
+            assert!(!out.contains("readyok"), "nothing after quit: {out}");
+        }
 
-    #[test]
-    fn go_movetime_thinks_in_rounds_within_its_time() {
-        let out = talk_to_net("go movetime 300\n");
-        let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info ")).collect();
-        assert!(infos.len() >= 2, "rounds of doubling size: {out}");
-        let sims: Vec<u64> = infos
-            .iter()
-            .map(|l| field(l, "simulations").parse().unwrap())
-            .collect();
-        assert!(sims.windows(2).all(|w| w[1] > w[0]), "{sims:?}");
-        let last_ms: u64 = field(infos.last().unwrap(), "time").parse().unwrap();
-        assert!(last_ms <= 1500, "a 300 ms move took {last_ms} ms");
-        assert!(out.lines().last().unwrap().starts_with("bestmove "));
-    }
+        #[test]
+        fn go_nodes_searches_that_many_simulations_and_reports_a_line() {
+            let out = talk_to_net("position startpos moves 2 1\ngo nodes 100\n");
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines.len(), 2, "{out}");
+            assert_eq!(field(lines[0], "simulations"), "100", "{out}");
+            let pv = lines[0].split(" pv ").nth(1).unwrap();
+            let best = lines[1].strip_prefix("bestmove ").unwrap();
+            assert_eq!(
+                pv.split_whitespace().next(),
+                Some(best),
+                "the pv starts with the move"
+            );
+        }
 
-    #[test]
-    fn go_infinite_answers_isready_and_waits_for_stop() {
-        let out = talk_to_net("go infinite\nisready\nlegal\nstop\nlegal\n");
-        let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
-        assert_eq!(
-            lines,
-            [
-                "readyok",
-                lines[1],
-                "legal 0 1 2 3 4 5",
-                "legal 0 1 2 3 4 5"
-            ],
-            "{out}"
-        );
-        assert!(lines[1].starts_with("bestmove "), "{out}");
-        // A baseline is not anytime: it chooses at once, but the best move waits for `stop`.
-        let out = talk("go infinite\nisready\nstop\n");
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(lines[1], "readyok", "{out}");
-        assert!(lines[2].starts_with("bestmove "), "{out}");
+        #[test]
+        fn go_movetime_thinks_in_rounds_within_its_time() {
+            let out = talk_to_net("go movetime 300\n");
+            let infos: Vec<&str> = out.lines().filter(|l| l.starts_with("info ")).collect();
+            assert!(infos.len() >= 2, "rounds of doubling size: {out}");
+            let sims: Vec<u64> = infos
+                .iter()
+                .map(|l| field(l, "simulations").parse().unwrap())
+                .collect();
+            assert!(sims.windows(2).all(|w| w[1] > w[0]), "{sims:?}");
+            let last_ms: u64 = field(infos.last().unwrap(), "time").parse().unwrap();
+            assert!(last_ms <= 1500, "a 300 ms move took {last_ms} ms");
+            assert!(out.lines().last().unwrap().starts_with("bestmove "));
+        }
+
+        #[test]
+        fn go_infinite_answers_isready_and_waits_for_stop() {
+            let out = talk_to_net("go infinite\nisready\nlegal\nstop\nlegal\n");
+            let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("info ")).collect();
+            assert_eq!(
+                lines,
+                [
+                    "readyok",
+                    lines[1],
+                    "legal 0 1 2 3 4 5",
+                    "legal 0 1 2 3 4 5"
+                ],
+                "{out}"
+            );
+            assert!(lines[1].starts_with("bestmove "), "{out}");
+            // A baseline is not anytime: it chooses at once, but the best move waits for `stop`.
+            let out = talk("go infinite\nisready\nstop\n");
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(lines[1], "readyok", "{out}");
+            assert!(lines[2].starts_with("bestmove "), "{out}");
+        }
     }
 
     #[test]

@@ -165,7 +165,7 @@ mod tests {
                 width: 16,
                 blocks: 1,
                 levels: 0,
-                lookahead: false,
+                lookahead: 0,
             },
             Device::Cpu,
         );

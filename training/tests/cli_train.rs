@@ -122,6 +122,46 @@ fn resume_keeps_the_saved_settings_and_refuses_changes() {
     assert_eq!(saved_config(&run)["lr"], serde_json::json!(0.003));
 }
 
+/// `ayo train --variant V` without `--config` trains with V's tuned config
+/// (`experiments/V.toml`), the flags given still winning: every key of the file (read here
+/// from disk) is the run's saved setting unless a flag set it.
+#[test]
+fn a_new_run_without_config_trains_with_its_variants_tuned_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let out = ayo(&[
+        "train",
+        "--variant",
+        "ncho",
+        "--games",
+        "2",
+        "--width",
+        "16",
+        "--blocks",
+        "1",
+        "--out",
+        run.to_str().unwrap(),
+        "--iterations",
+        "2",
+    ]);
+    let printed = text(&out);
+    assert!(out.status.success(), "{printed}");
+    assert!(printed.contains("experiments/ncho.toml"), "{printed}");
+    let saved = saved_config(&run);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments/ncho.toml");
+    let tuned: toml::Table = toml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for (key, value) in &tuned {
+        let want = match key.as_str() {
+            "games" => serde_json::json!(2),
+            "width" => serde_json::json!(16),
+            "blocks" => serde_json::json!(1),
+            _ => serde_json::to_value(value).unwrap(),
+        };
+        assert_eq!(saved[key], want, "{key}");
+    }
+    assert_eq!(saved["options"], serde_json::json!("episode=match"));
+}
+
 #[test]
 fn tournament_of_a_run_uses_the_runs_variant_options() {
     let tmp = tempfile::tempdir().unwrap();

@@ -22,10 +22,11 @@ pub struct Args {
     /// Threads of the vectorised env (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// The vectorised env writes the look-ahead features into each observation row
-    /// (`VecEnvConfig::lookahead`): what they cost per step.
-    #[arg(long)]
-    lookahead: bool,
+    /// The vectorised env writes this many plies of look-ahead features into each observation
+    /// row (`VecEnvConfig::lookahead`; `--lookahead` alone: 1): what they cost per step.
+    #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
+          value_parser = clap::value_parser!(u8).range(0..=ayo_env::input::MAX_LOOKAHEAD as i64))]
+    lookahead: u8,
     /// Seconds to time each measurement (after a short warm-up).
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
@@ -64,10 +65,9 @@ pub fn run(a: Args) -> Result<()> {
     println!(
         "VecEnv, random actions, observations{} + masks, {} games, {} threads: \
          {:>6.2} M steps/s on {} idle cores ({:.2} M per CPU-second; {:.2} M/s wall)",
-        if a.lookahead {
-            " with look-ahead features"
-        } else {
-            ""
+        match a.lookahead {
+            0 => String::new(),
+            plies => format!(" with {plies} plies of look-ahead features"),
         },
         env.num_envs(),
         env.threads(),

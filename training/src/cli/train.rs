@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Player, Rules, Variant};
 use ayo_train::agent::{load_player, NetAgent};
-use ayo_train::config::TrainConfig;
+use ayo_train::config::{self, TrainConfig};
 use ayo_train::eval;
 use ayo_train::logger::metric;
 use ayo_train::net::Net;
@@ -22,6 +22,8 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args)]
 pub struct Args {
     /// TOML configuration (e.g. experiments/oware.toml); flags given here override it.
+    /// Without it a new run starts from its variant's tuned config (experiments/VARIANT.toml,
+    /// built into ayo).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Run folder (default: runs/VARIANT).
@@ -83,8 +85,24 @@ pub fn run(a: Args) -> Result<()> {
             })
             .unwrap_or(false)
     };
-    let given = TrainConfig::given(a.config.as_deref(), &a.train, explicit)?;
+    // A new run (or a benchmark) without --config starts from its variant's tuned config;
+    // a resumed run keeps its saved settings, and --evaluate reads the checkpoints'.
+    let tuned = match (&a.config, a.resume || !a.evaluate.is_empty()) {
+        (None, false) => config::tuned(&a.train.variant),
+        _ => None,
+    };
+    let given = match tuned {
+        Some(text) => TrainConfig::given_text(Some(text), &a.train, explicit)?,
+        None => TrainConfig::given(a.config.as_deref(), &a.train, explicit)?,
+    };
     let cfg = TrainConfig::default().with(&given)?;
+    if tuned.is_some() {
+        println!(
+            "config: experiments/{}.toml as built into ayo (tuned for {}); --config FILE for another",
+            cfg.rules()?.name(),
+            cfg.variant
+        );
+    }
     tch::set_num_threads(cfg.threads as i32);
     if a.bench {
         return bench(&cfg);

@@ -44,10 +44,10 @@ pub struct NetShape {
     /// Thermometer levels appended per observation entry (0 = the raw observation only).
     #[serde(default)]
     pub levels: usize,
-    /// Whether the input ends with the variant's look-ahead features ([`ayo_env::Rules::tactics`]);
-    /// `inputs` then counts them too.
-    #[serde(default)]
-    pub lookahead: bool,
+    /// Plies of look-ahead features at the end of the input ([`ayo_env::input`]; 0 none);
+    /// `inputs` counts them too. Checkpoints from before the second ply say `true` for 1.
+    #[serde(default, deserialize_with = "ayo_env::input::deserialize_lookahead")]
+    pub lookahead: u8,
 }
 
 /// A policy/value network that evaluates batches of observations: libtorch's [`Net`] (CPU or

@@ -161,7 +161,7 @@ mod tests {
                 width: 32,
                 blocks: 2,
                 levels: 0,
-                lookahead: false,
+                lookahead: 0,
             },
             Device::Cpu,
         );
@@ -188,7 +188,7 @@ mod tests {
             width: 4,
             blocks: 0,
             levels: 3,
-            lookahead: false,
+            lookahead: 0,
         };
         let net = Net::new(shape, Device::Cpu);
         assert_eq!(shape.input_features(), 8);

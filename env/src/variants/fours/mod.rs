@@ -662,7 +662,7 @@ impl<V: FoursRules> Rules for Fours<V> {
     /// Each move's gain in `FoursState::round_worth` (what the round would give if it ended
     /// now: captures and the seeds a sowing brings into the mover's houses), the measure the
     /// look-ahead networks were trained with.
-    fn tactics(&self, s: &FoursState, out: &mut [f32]) {
+    fn gains(&self, s: &FoursState, out: &mut [f32]) {
         move_gains_by(self, s, out, |s, view| s.round_worth(view))
     }
     fn round(&self, s: &FoursState) -> u32 {

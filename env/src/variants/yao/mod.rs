@@ -45,7 +45,7 @@ use crate::cycle::Brent;
 use crate::error::ParseError;
 use crate::player::Player;
 use crate::rng::mix;
-use crate::rules::{move_gains, NoTrace, Rules, Snapshot, Trace};
+use crate::rules::{NoTrace, Rules, Snapshot, Trace};
 
 /// Men on the board and in hand, together.
 pub const MEN: u32 = 64;
@@ -797,16 +797,16 @@ impl Rules for Yao {
     fn tactics_len(&self) -> usize {
         2 * NUM_ACTIONS
     }
-    /// What each move of the player to move gains ([`move_gains`]), then the opponent's
+    /// What each move of the player to move gains ([`Rules::gains`]), then the opponent's
     /// threats: what each turn he could begin on this board, were it his, would gain him.
     fn tactics(&self, s: &YaoState, out: &mut [f32]) {
-        move_gains(self, s, out);
+        self.gains(s, out);
         let threats = &mut out[NUM_ACTIONS..];
         threats.fill(0.0);
         if s.status == Status::Live {
             let theirs = self.state(s.board, !s.to_move, Decision::Begin, 0);
             if theirs.to_move != s.to_move {
-                move_gains(self, &theirs, threats); // (not when he would have to pass)
+                self.gains(&theirs, threats); // (not when he would have to pass)
             }
         }
     }
