@@ -62,7 +62,8 @@ def main():
            f"`ayo train --config {config}{' ' + args.overrides if args.overrides else ''} --minutes {meta['wall_time_s'] / 60:.0f}` "
            "(resolved config: `config.toml`):",
            f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}"
-           + (", look-ahead features" if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
+           + ((", two plies of look-ahead features" if cfg.get("lookahead") == 2 else ", look-ahead features")
+              if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
            f"{cfg['selfplay_threads']} self-play thread(s), value target mix q = {cfg.get('value_target_q', 0)}"
            + (f", result discounted by {cfg['value_discount']} per ply" if cfg.get("value_discount", 1.0) != 1.0 else "") + ".",
