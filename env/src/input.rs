@@ -2,13 +2,13 @@
 //!
 //! The observation ([`Rules::observe`]) and, when asked for, the look-ahead features after it,
 //! by plies of search with the baselines' heuristic (`lookahead`): `0` none, `1`
-//! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`] (what each move gains once
+//! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`](crate::rules::exchanges) (what each move gains once
 //! the best answer to it is counted). A network trained with `lookahead`, the
 //! [`VecEnv`](crate::VecEnv) configured with it and the Python environments built with it all
 //! encode a position here, so they agree entry for entry.
 
 use crate::player::Player;
-use crate::rules::{exchanges, tactics_bound, Rules};
+use crate::rules::{exchanges_after, tactics_bound, Rules};
 use serde::Deserialize;
 
 /// The deepest look-ahead [`encode`] offers.
@@ -27,15 +27,16 @@ pub fn input_len<R: Rules>(rules: &R, lookahead: u8) -> usize {
 
 /// Writes the input of `s` into `out` (`input_len(rules, lookahead)` long): the observation
 /// from the view of the player to move, then the look-ahead features of `lookahead` plies
-/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`]).
+/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`](crate::rules::exchanges)).
 pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: u8, out: &mut [f32]) {
     let n = rules.observation_len();
     rules.observe(s, &mut out[..n]);
     if lookahead >= 1 {
-        let t = n + rules.tactics_len();
-        rules.tactics(s, &mut out[n..t]);
+        let (tactics, rest) = out[n..].split_at_mut(rules.tactics_len());
+        rules.tactics(s, tactics);
         if lookahead >= 2 {
-            exchanges(rules, s, &mut out[t..]);
+            // The tactics begin with the gains, the first ply the second builds on.
+            exchanges_after(rules, s, &tactics[..rules.num_actions()], rest);
         }
     }
 }

@@ -181,8 +181,9 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     }
     /// Look-ahead features a network may take beside the observation (the training config's
     /// `lookahead`): one ply of search by [`Rules::gains`], which the network would otherwise
-    /// have to learn to see. By default the gains; `yao` adds the opponent's threats.
-    /// `out.len() == tactics_len()`.
+    /// have to learn to see. By default the gains; `yao` adds the opponent's threats. The first
+    /// `num_actions` entries are always the gains (the second ply, [`exchanges`], builds on
+    /// them). `out.len() == tactics_len()`.
     fn tactics(&self, s: &Self::State, out: &mut [f32]) {
         self.gains(s, out)
     }
@@ -314,19 +315,25 @@ pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
 /// reads its gain alone. Clamped to ±[`tactics_bound`]; an illegal action reads 0.
 /// `out[..num_actions]` is written.
 pub fn exchanges<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
+    let mut first = vec![0.0; rules.num_actions()];
+    rules.gains(s, &mut first);
+    exchanges_after(rules, s, &first, out)
+}
+
+/// [`exchanges`] of `s` given its first ply, `gains` (what [`Rules::gains`] writes for `s`, as
+/// the start of [`Rules::tactics`] holds it): the input encoder has them already.
+pub fn exchanges_after<R: Rules>(rules: &R, s: &R::State, gains: &[f32], out: &mut [f32]) {
     let n = rules.num_actions();
     out[..n].fill(0.0);
     let Some(mover) = rules.to_play(s) else {
         return;
     };
     let bound = tactics_bound(rules);
-    let mut first = vec![0.0; n];
-    rules.gains(s, &mut first);
     let mut next = vec![0.0; n];
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
-        let gain = first[a as usize];
+        let gain = gains[a as usize];
         out[a as usize] = match rules.to_play(&after) {
             None => gain,
             Some(answerer) => {
