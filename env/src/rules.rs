@@ -279,6 +279,15 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn play_unchecked(&self, s: &mut Self::State, action: Action) {
         self.apply(s, action, &mut NoTrace)
     }
+    /// Plays a legal action as far as its outcome, what [`Rules::gains`] measures: the board,
+    /// the scores and whether (and how) the game ended are exact, but the next player's legal
+    /// actions may be left unlisted, so the state serves only to be measured. By default
+    /// [`Rules::play_unchecked`]; `yao`, whose legal moves are found by playing each one out
+    /// (never-ending chains are not legal), only looks for one where a pass may end the game.
+    #[inline]
+    fn play_for_outcome(&self, s: &mut Self::State, action: Action) {
+        self.play_unchecked(s, action)
+    }
     /// Plays `action` and returns the board after every single drop.
     fn play_traced(&self, s: &mut Self::State, action: Action) -> Result<Vec<Snapshot>, PlayError> {
         self.check(s, action)?;
@@ -365,7 +374,7 @@ pub fn move_gains_by<R: Rules>(
     let now = measure(s, mover);
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
-        rules.play_unchecked(&mut after, a);
+        rules.play_for_outcome(&mut after, a);
         out[a as usize] = if rules.is_terminal(&after) {
             WON_GAIN * rules.returns(&after)[mover.index()]
         } else {

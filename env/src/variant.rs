@@ -213,6 +213,9 @@ impl Rules for Variant {
     fn apply<T: Trace>(&self, s: &mut VariantState, action: Action, trace: &mut T) {
         with_state!(self, s, r, s => r.apply(s, action, trace))
     }
+    fn play_for_outcome(&self, s: &mut VariantState, action: Action) {
+        with_state!(self, s, r, s => r.play_for_outcome(s, action))
+    }
     fn scores(&self, s: &VariantState) -> [i32; 2] {
         with_state!(self, s, r, s => r.scores(s))
     }

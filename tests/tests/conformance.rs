@@ -9,7 +9,8 @@
 //! * the mask is empty exactly when the game is over, and equals the set of actions for which
 //!   `play` succeeds on a clone; `play` on any other action in `0..=num_actions` errors and
 //!   leaves the state unchanged;
-//! * `play`, `play_unchecked` and `play_traced` reach the same state;
+//! * `play`, `play_unchecked` and `play_traced` reach the same state, and `play_for_outcome`
+//!   the same board, scores, end and result;
 //! * `returns` are 0 for both until the end and sum to 0 after it; `ply` counts the actions;
 //! * `notation(parse_notation(notation(s))) == notation(s)`, with the same snapshot and hash;
 //! * the observation has `observation_len()` finite values (every entry is written);
@@ -244,7 +245,8 @@ fn mask_is_empty_at_the_end_only_and_refusals_change_nothing() {
 }
 
 /// Recording every drop (`play_traced`, a different instantiation of `apply`) changes nothing
-/// in the move itself, and every legal action advances the ply count by one.
+/// in the move itself, and every legal action advances the ply count by one; playing it only
+/// for its outcome (`play_for_outcome`) reaches the same board and result.
 #[test]
 fn traced_play_reaches_the_same_state() {
     for_every_preset(|v, seed| {
@@ -258,6 +260,18 @@ fn traced_play_reaches_the_same_state() {
                 prop_assert_eq!(&fast, &traced, "action {} from {}", a, v.notation(s));
                 prop_assert!(!drops.is_empty(), "action {} dropped no seed", a);
                 prop_assert_eq!(v.ply(&fast), v.ply(s) + 1, "ply after action {}", a);
+                // Played only as far as its outcome (what the look-ahead features measure):
+                // the same board, scores, end and result, whatever the next mask holds.
+                let mut measured = s.clone();
+                v.play_for_outcome(&mut measured, a);
+                let at = || format!("action {} from {}", a, v.notation(s));
+                prop_assert_eq!(v.snapshot(&measured), v.snapshot(&fast), "{}", at());
+                prop_assert_eq!(v.scores(&measured), v.scores(&fast), "{}", at());
+                prop_assert_eq!(v.is_terminal(&measured), v.is_terminal(&fast), "{}", at());
+                prop_assert_eq!(v.returns(&measured), v.returns(&fast), "{}", at());
+                for p in Player::BOTH {
+                    prop_assert_eq!(v.heuristic(&measured, p), v.heuristic(&fast, p), "{}", at());
+                }
             }
             Ok(())
         })?;

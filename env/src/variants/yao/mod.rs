@@ -517,8 +517,14 @@ fn at_village<T: Trace>(
     play_on(b, p, at, before, dir, capturing, check, trace)
 }
 
-/// The actions that may begin `p`'s turn, never-ending ones removed.
-fn begin_mask(b: &Board, p: Player, gambit: bool, max_chain: u32) -> ActionMask {
+/// The actions that may begin `p`'s turn, never-ending ones removed (each is played out to
+/// know), lowest first.
+fn begin_moves(
+    b: &Board,
+    p: Player,
+    gambit: bool,
+    max_chain: u32,
+) -> impl Iterator<Item = Action> + '_ {
     let side = b.holes[p.index()];
     let mut candidates = 0u64;
     let both = |c: usize| 0b11u64 << (2 * c);
@@ -555,22 +561,28 @@ fn begin_mask(b: &Board, p: Player, gambit: bool, max_chain: u32) -> ActionMask 
             }
         }
     }
-    let mut mask = ActionMask::EMPTY;
-    for a in bits(candidates) {
+    bits(candidates).map(|a| a as Action).filter(move |&a| {
         let mut trial = *b;
-        if begin(
-            &mut trial,
-            p,
-            a as Action,
-            gambit,
-            Some(max_chain),
-            &mut NoTrace,
-        ) != Run::Endless
-        {
-            mask.insert(a as Action);
-        }
+        begin(&mut trial, p, a, gambit, Some(max_chain), &mut NoTrace) != Run::Endless
+    })
+}
+
+/// The legal actions that may begin `p`'s turn, as a mask.
+fn begin_mask(b: &Board, p: Player, gambit: bool, max_chain: u32) -> ActionMask {
+    let mut mask = ActionMask::EMPTY;
+    for a in begin_moves(b, p, gambit, max_chain) {
+        mask.insert(a);
     }
     mask
+}
+
+/// How much of the next decision a move settles: its legal actions listed (every move played),
+/// or only what decides the game's outcome (a move played to be measured,
+/// [`Rules::play_for_outcome`]): whether the next player has any move at all.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settle {
+    Listed,
+    Outcome,
 }
 
 /// Stop is always allowed; going on unless the chain would never end.
@@ -621,7 +633,7 @@ impl Yao {
             legal: ActionMask::EMPTY,
         };
         match decision {
-            Decision::Begin => self.begin_turn(&mut s),
+            Decision::Begin => self.begin_turn(&mut s, Settle::Listed),
             Decision::Village { dir, capturing } => {
                 s.legal = village_mask(&s.board, to_move, dir, capturing, self.chain_limit())
             }
@@ -631,7 +643,7 @@ impl Yao {
 
     /// The checks at the start of a turn: rule XX, an empty front row in phase 1, the gambit,
     /// and passes when every move would never end.
-    fn begin_turn(&self, s: &mut YaoState) {
+    fn begin_turn(&self, s: &mut YaoState, settle: Settle) {
         s.decision = Decision::Begin;
         for _ in 0..2 {
             let p = s.to_move;
@@ -645,9 +657,19 @@ impl Yao {
             if (!in_hand && !side.has_two_or_more()) || (in_hand && side.front() == 0) {
                 return self.end(s, Status::Won(!p));
             }
-            s.legal = begin_mask(&s.board, p, s.gambit > 0, self.chain_limit());
-            if !s.legal.is_empty() {
-                return;
+            let (gambit, limit) = (s.gambit > 0, self.chain_limit());
+            match settle {
+                Settle::Listed => {
+                    s.legal = begin_mask(&s.board, p, gambit, limit);
+                    if !s.legal.is_empty() {
+                        return;
+                    }
+                }
+                Settle::Outcome => {
+                    if begin_moves(&s.board, p, gambit, limit).next().is_some() {
+                        return;
+                    }
+                }
             }
             s.to_move = !p; // every move never ends: he passes (docs/rules.md 1)
         }
@@ -664,6 +686,43 @@ impl Yao {
             status,
             ply: 0,
             legal: ActionMask::EMPTY,
+        }
+    }
+
+    /// Plays `action` for the player to move, settling the next decision as far as `settle`.
+    fn decide<T: Trace>(&self, s: &mut YaoState, action: Action, trace: &mut T, settle: Settle) {
+        let p = s.to_move;
+        s.ply += 1;
+        if settle == Settle::Outcome {
+            s.legal = ActionMask::EMPTY; // (not listed: the state is only measured)
+        }
+        let run = match s.decision {
+            Decision::Begin => {
+                let gambit = s.gambit > 0;
+                s.gambit = s.gambit.saturating_sub(1);
+                begin(&mut s.board, p, action, gambit, None, trace)
+            }
+            Decision::Village { dir, capturing } => {
+                at_village(&mut s.board, p, action, dir, capturing, None, trace)
+            }
+        };
+        match run {
+            Run::Village { dir, capturing } => {
+                s.decision = Decision::Village { dir, capturing };
+                if settle == Settle::Listed {
+                    s.legal = village_mask(&s.board, p, dir, capturing, self.chain_limit());
+                }
+            }
+            Run::Lies | Run::Stops => {
+                if s.board.holes[p.index()].front() == 0 {
+                    // He emptied his own front row: the object of the game is the opponent's.
+                    return self.end(s, Status::Won(!p));
+                }
+                s.to_move = !p;
+                self.begin_turn(s, settle);
+            }
+            Run::Wins => self.end(s, Status::Won(p)),
+            Run::Endless => unreachable!("a never-ending move is never legal"),
         }
     }
 
@@ -750,34 +809,10 @@ impl Rules for Yao {
     }
 
     fn apply<T: Trace>(&self, s: &mut YaoState, action: Action, trace: &mut T) {
-        let p = s.to_move;
-        s.ply += 1;
-        let run = match s.decision {
-            Decision::Begin => {
-                let gambit = s.gambit > 0;
-                s.gambit = s.gambit.saturating_sub(1);
-                begin(&mut s.board, p, action, gambit, None, trace)
-            }
-            Decision::Village { dir, capturing } => {
-                at_village(&mut s.board, p, action, dir, capturing, None, trace)
-            }
-        };
-        match run {
-            Run::Village { dir, capturing } => {
-                s.decision = Decision::Village { dir, capturing };
-                s.legal = village_mask(&s.board, p, dir, capturing, self.chain_limit());
-            }
-            Run::Lies | Run::Stops => {
-                if s.board.holes[p.index()].front() == 0 {
-                    // He emptied his own front row: the object of the game is the opponent's.
-                    return self.end(s, Status::Won(!p));
-                }
-                s.to_move = !p;
-                self.begin_turn(s);
-            }
-            Run::Wins => self.end(s, Status::Won(p)),
-            Run::Endless => unreachable!("a never-ending move is never legal"),
-        }
+        self.decide(s, action, trace, Settle::Listed)
+    }
+    fn play_for_outcome(&self, s: &mut YaoState, action: Action) {
+        self.decide(s, action, &mut NoTrace, Settle::Outcome)
     }
 
     /// Men on each player's side: his 16 holes and his hand.
