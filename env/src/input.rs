@@ -2,8 +2,10 @@
 //!
 //! The observation ([`Rules::observe`]) and, when asked for, the look-ahead features after it,
 //! by plies of search with the baselines' heuristic (`lookahead`): `0` none, `1`
-//! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`](crate::rules::exchanges) (what each move gains once
-//! the best answer to it is counted). A network trained with `lookahead`, the
+//! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`](crate::rules::exchanges)
+//! (what each move gains once the best answer to it is counted), `3` also what it gains once
+//! the answer and the best reply to it are counted
+//! ([`exchanges_after`](crate::rules::exchanges_after)). A network trained with `lookahead`, the
 //! [`VecEnv`](crate::VecEnv) configured with it and the Python environments built with it all
 //! encode a position here, so they agree entry for entry.
 
@@ -12,7 +14,7 @@ use crate::rules::{exchanges_after, tactics_bound, Rules};
 use serde::Deserialize;
 
 /// The deepest look-ahead [`encode`] offers.
-pub const MAX_LOOKAHEAD: u8 = 2;
+pub const MAX_LOOKAHEAD: u8 = 3;
 
 /// Length of [`encode`]'s output: the observation, then the look-ahead features of
 /// `lookahead` plies.
@@ -20,24 +22,22 @@ pub fn input_len<R: Rules>(rules: &R, lookahead: u8) -> usize {
     rules.observation_len()
         + match lookahead {
             0 => 0,
-            1 => rules.tactics_len(),
-            _ => rules.tactics_len() + rules.num_actions(),
+            plies => rules.tactics_len() + (plies as usize - 1) * rules.num_actions(),
         }
 }
 
 /// Writes the input of `s` into `out` (`input_len(rules, lookahead)` long): the observation
 /// from the view of the player to move, then the look-ahead features of `lookahead` plies
-/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`](crate::rules::exchanges)).
+/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`](crate::rules::exchanges); `3`: then
+/// the third ply, [`exchanges_after`]).
 pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: u8, out: &mut [f32]) {
     let n = rules.observation_len();
     rules.observe(s, &mut out[..n]);
     if lookahead >= 1 {
         let (tactics, rest) = out[n..].split_at_mut(rules.tactics_len());
         rules.tactics(s, tactics);
-        if lookahead >= 2 {
-            // The tactics begin with the gains, the first ply the second builds on.
-            exchanges_after(rules, s, &tactics[..rules.num_actions()], rest);
-        }
+        // The tactics begin with the gains, the first ply the deeper ones build on.
+        exchanges_after(rules, s, &tactics[..rules.num_actions()], lookahead, rest);
     }
 }
 
@@ -96,8 +96,9 @@ mod tests {
         assert_eq!(read(r#"{"lookahead": false}"#), Ok(0));
         assert_eq!(read(r#"{"lookahead": true}"#), Ok(1));
         assert_eq!(read(r#"{"lookahead": 2}"#), Ok(2));
-        let e = read(r#"{"lookahead": 3}"#).unwrap_err();
-        assert!(e.contains("lookahead = 3") && e.contains("0 to 2"), "{e}");
+        assert_eq!(read(r#"{"lookahead": 3}"#), Ok(3));
+        let e = read(r#"{"lookahead": 4}"#).unwrap_err();
+        assert!(e.contains("lookahead = 4") && e.contains("0 to 3"), "{e}");
         assert!(read(r#"{"lookahead": "deep"}"#).is_err());
     }
 }

@@ -326,36 +326,59 @@ pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
 pub fn exchanges<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
     let mut first = vec![0.0; rules.num_actions()];
     rules.gains(s, &mut first);
-    exchanges_after(rules, s, &first, out)
+    exchanges_after(rules, s, &first, 2, out)
 }
 
-/// [`exchanges`] of `s` given its first ply, `gains` (what [`Rules::gains`] writes for `s`, as
-/// the start of [`Rules::tactics`] holds it): the input encoder has them already.
-pub fn exchanges_after<R: Rules>(rules: &R, s: &R::State, gains: &[f32], out: &mut [f32]) {
+/// Plies 2 to `plies` of look-ahead of `s` given its first, `gains` (what [`Rules::gains`]
+/// writes for `s`, as the start of [`Rules::tactics`] holds it: the input encoder has them),
+/// one block of `num_actions` entries a ply, `out[..(plies - 1) * num_actions]`. Ply `k` of a
+/// legal action is its gain once the best continuation is counted, measured by ply `k - 1`
+/// of the position it leaves: less the opponent's best, or plus the mover's own when he moves
+/// again; a move that ends the game reads its gain alone at every ply. Ply 2 is
+/// [`exchanges`]; ply 3 also counts the mover's best reply to the answer. Each ply is clamped
+/// to ±[`tactics_bound`]; an illegal action reads 0.
+pub fn exchanges_after<R: Rules>(
+    rules: &R,
+    s: &R::State,
+    gains: &[f32],
+    plies: u8,
+    out: &mut [f32],
+) {
     let n = rules.num_actions();
-    out[..n].fill(0.0);
+    let deeper = plies.saturating_sub(1) as usize; // the blocks written
+    out[..deeper * n].fill(0.0);
     let Some(mover) = rules.to_play(s) else {
         return;
     };
+    if deeper == 0 {
+        return;
+    }
     let bound = tactics_bound(rules);
-    let mut next = vec![0.0; n];
+    // Plies 1 to plies - 1 of the position each move leaves.
+    let mut next = vec![0.0; deeper * n];
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
         let gain = gains[a as usize];
-        out[a as usize] = match rules.to_play(&after) {
-            None => gain,
-            Some(answerer) => {
-                rules.gains(&after, &mut next);
-                let best = rules
-                    .legal_mask(&after)
-                    .iter()
-                    .map(|b| next[b as usize])
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let answer = if answerer == mover { best } else { -best };
-                (gain + answer).clamp(-bound, bound)
+        let Some(answerer) = rules.to_play(&after) else {
+            for k in 0..deeper {
+                out[k * n + a as usize] = gain;
             }
+            continue;
         };
+        let (first, rest) = next.split_at_mut(n);
+        rules.gains(&after, first);
+        exchanges_after(rules, &after, first, plies - 1, rest);
+        let answers = rules.legal_mask(&after);
+        for k in 0..deeper {
+            let block = &next[k * n..(k + 1) * n];
+            let best = answers
+                .iter()
+                .map(|b| block[b as usize])
+                .fold(f32::NEG_INFINITY, f32::max);
+            let answer = if answerer == mover { best } else { -best };
+            out[k * n + a as usize] = (gain + answer).clamp(-bound, bound);
+        }
     }
 }
 

@@ -63,6 +63,12 @@ def test_two_plies_of_lookahead_add_the_exchanges(variant):
     g = ayo.Game(variant)
     length, low, high = g.observation_spec(lookahead=2)
     assert length == g.observation_len + g.tactics_len + g.num_actions
+    # A third ply adds one more block of num_actions after the second, bounded the same way.
+    assert g.observation_spec(lookahead=3) == (length + g.num_actions, low, high)
+    x3 = g.observation(lookahead=3)
+    np.testing.assert_array_equal(x3[:length], g.observation(lookahead=2))
+    assert low <= x3.min() and x3.max() <= high
+    assert np.all(x3[length:][~g.action_mask()] == 0)
     for _ in range(60):
         if g.is_terminal():
             break
@@ -71,7 +77,7 @@ def test_two_plies_of_lookahead_add_the_exchanges(variant):
         assert low <= x.min() and x.max() <= high
         assert np.all(g.exchanges()[~g.action_mask()] == 0)
         g.apply(int(rng.choice(g.legal_actions())))
-    for bad in (3, -1, "deep"):
+    for bad in (4, -1, "deep"):
         with pytest.raises(ValueError, match="lookahead"):
             g.observation(lookahead=bad)
 

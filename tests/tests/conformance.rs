@@ -24,7 +24,7 @@
 //! `PROPTEST_CASES` overrides the number of games per preset (default [`GAMES`]).
 
 use ayo_env::input::{encode, input_bounds, input_len, MAX_LOOKAHEAD};
-use ayo_env::rules::{exchanges, tactics_bound};
+use ayo_env::rules::{exchanges, exchanges_after, move_gains, tactics_bound, GAIN_UNIT};
 use ayo_env::{
     Action, GameRecord, PlayError, Player, Rules, Snapshot, Variant, VariantState, VARIANT_NAMES,
 };
@@ -386,13 +386,19 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
             // declared bounds.
             let mut obs = vec![f32::NAN; v.observation_len()];
             v.observe(s, &mut obs);
-            for plies in 1..=MAX_LOOKAHEAD {
+            // (The third ply costs a ply of play per reply: every fourth position.)
+            let deepest = if v.ply(s) % 4 == 0 { MAX_LOOKAHEAD } else { 2 };
+            for plies in 1..=deepest {
                 let mut input = vec![f32::NAN; input_len(v, plies)];
                 encode(v, s, plies, &mut input);
                 let (o, rest) = input.split_at(obs.len());
                 prop_assert_eq!(o, &obs[..]);
                 prop_assert_eq!(&rest[..len], &t[..]);
-                prop_assert_eq!(&rest[len..], if plies == 2 { &x[..] } else { &[][..] });
+                let deeper = &rest[len..];
+                prop_assert_eq!(deeper.len(), (plies as usize).saturating_sub(1) * n);
+                if plies >= 2 {
+                    prop_assert_eq!(&deeper[..n], &x[..]);
+                }
                 prop_assert!(
                     input.iter().all(|x| (low..=high).contains(x)),
                     "input {input:?} beyond [{low}, {high}] at {}",
@@ -403,6 +409,88 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
         })?;
         Ok(())
     });
+}
+
+/// The deeper plies of look-ahead are the heuristic's minimax: where the gains are the
+/// heuristic's change ([`move_gains`]; the fours games measure rounds instead, and are left to
+/// the bounds above) in every position of the lines and no line of the ply's depth ends the game, ply `k` of a move is the
+/// heuristic `k` decisions on, each side choosing its best, less the heuristic now (the gains
+/// telescope along the line), in units of [`GAIN_UNIT`]. Every eighth position of each game.
+#[test]
+fn deeper_plies_are_the_heuristics_minimax() {
+    let checked = RefCell::new(0usize);
+    for_every_preset(|v, seed| {
+        let n = v.num_actions();
+        let bound = tactics_bound(v);
+        random_game(v, seed, |s, _| {
+            let Some(mover) = v.to_play(s) else {
+                return Ok(());
+            };
+            let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
+            v.gains(s, &mut gains);
+            move_gains(v, s, &mut by_heuristic);
+            if v.ply(s) % 8 != 0 || gains != by_heuristic {
+                return Ok(());
+            }
+            let mut deeper = vec![f32::NAN; 2 * n];
+            exchanges_after(v, s, &gains, 3, &mut deeper);
+            let now = v.heuristic(s, mover);
+            for a in v.legal_mask(s).iter() {
+                let mut after = s.clone();
+                v.play_unchecked(&mut after, a);
+                for k in 2..=3u32 {
+                    let Some(best) = minimax(v, &after, k - 1, mover) else {
+                        continue; // a line ends the game: the gain alone is read
+                    };
+                    let expected = (best - now) as f32 / GAIN_UNIT;
+                    if expected.abs() < bound {
+                        let got = deeper[(k as usize - 2) * n + a as usize];
+                        prop_assert!(
+                            (got - expected).abs() < 1e-4,
+                            "ply {k} of action {a} reads {got}, minimax {expected}, at {}",
+                            v.notation(s)
+                        );
+                        *checked.borrow_mut() += 1;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        Ok(())
+    });
+    assert!(
+        *checked.borrow() > 1000,
+        "only {} plies compared",
+        checked.borrow()
+    );
+}
+
+/// The heuristic from `view` `depth` decisions on, each player to move choosing his best;
+/// `None` where some line ends the game sooner, or where a position it chooses in measures
+/// its moves otherwise than by the heuristic (the fours games' rounds).
+fn minimax(v: &Variant, s: &VariantState, depth: u32, view: Player) -> Option<i32> {
+    let p = v.to_play(s)?;
+    if depth == 0 {
+        return Some(v.heuristic(s, view));
+    }
+    let n = v.num_actions();
+    let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
+    v.gains(s, &mut gains);
+    move_gains(v, s, &mut by_heuristic);
+    if gains != by_heuristic {
+        return None;
+    }
+    let mut values = Vec::new();
+    for b in v.legal_mask(s).iter() {
+        let mut child = s.clone();
+        v.play_unchecked(&mut child, b);
+        values.push(minimax(v, &child, depth - 1, view)?);
+    }
+    if p == view {
+        values.into_iter().max()
+    } else {
+        values.into_iter().min()
+    }
 }
 
 #[test]

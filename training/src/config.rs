@@ -40,7 +40,8 @@ pub struct TrainConfig {
     /// the fours games: by what the round would give if it ended now), and in `yao` what each
     /// of the opponent's moves would gain him (one ply of search the network need not learn;
     /// costs a ply of play per legal move at every evaluation); 2 also what each move gains
-    /// once the best answer to it is counted (a second ply: a ply of play per answer).
+    /// once the best answer to it is counted (a second ply: a ply of play per answer); 3 also
+    /// what it gains once the mover's best reply to that answer is counted (a third ply).
     /// `--lookahead` alone is 1; configs may write `true` for 1.
     #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
           value_parser = clap::value_parser!(u8).range(0..=ayo_env::input::MAX_LOOKAHEAD as i64))]
