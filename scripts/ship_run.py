@@ -23,6 +23,10 @@ import prune_checkpoints  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
+# How a run's `lookahead` reads in RESULTS.md's header.
+PLIES = {2: "two", 3: "three"}
+
+
 def table(path):
     if not path.is_file():
         return []
@@ -62,7 +66,8 @@ def main():
            f"`ayo train --config {config}{' ' + args.overrides if args.overrides else ''} --minutes {meta['wall_time_s'] / 60:.0f}` "
            "(resolved config: `config.toml`):",
            f"{cfg['blocks']} × {cfg['width']} network (input levels {cfg['input_levels']}"
-           + ((", two plies of look-ahead features" if cfg.get("lookahead") == 2 else ", look-ahead features")
+           + ((f", {PLIES.get(int(cfg['lookahead']), cfg['lookahead'])} plies of look-ahead features"
+               if int(cfg.get("lookahead")) >= 2 else ", look-ahead features")
               if cfg.get("lookahead") else "") + f"), {cfg['simulations']} simulations "
            f"({cfg['fast_simulations']} on {100 - 100 * cfg['full_search_prob']:.0f} % of moves), {cfg['games']} games at once, "
            f"{cfg['selfplay_threads']} self-play thread(s), value target mix q = {cfg.get('value_target_q', 0)}"
