@@ -5,7 +5,7 @@
 //! [`Rules::tactics`] (what each move gains), `2` also [`exchanges`](crate::rules::exchanges)
 //! (what each move gains once the best answer to it is counted), `3` also what it gains once
 //! the answer and the best reply to it are counted
-//! ([`exchanges_after`](crate::rules::exchanges_after)). A network trained with `lookahead`, the
+//! ([`exchanges_after`]). A network trained with `lookahead`, the
 //! [`VecEnv`](crate::VecEnv) configured with it and the Python environments built with it all
 //! encode a position here, so they agree entry for entry.
 
