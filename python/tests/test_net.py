@@ -37,13 +37,16 @@ def test_every_shipped_network_loads_without_torch():
         variant = net.variant.split("@")[0]
         g = ayo.Game(variant)
         plies = net.shape["lookahead"]
-        features = [g.tactics()] if plies >= 1 else []
-        features += [g.exchanges()] if plies >= 2 else []
-        extra = sum(len(f) for f in features)
+        # The observation, then the tactics (1 ply), the exchanges (2), one more block a ply beyond.
+        extra = g.tactics_len + (plies - 1) * g.num_actions if plies else 0
         assert net.shape["inputs"] == g.observation_len + extra and net.shape["actions"] == g.num_actions
         x = net.input(g)
+        np.testing.assert_array_equal(x, g.observation(lookahead=plies))
         np.testing.assert_array_equal(x[: g.observation_len], g.observation())
-        np.testing.assert_array_equal(x[g.observation_len :], np.concatenate(features) if features else [])
+        features = [g.tactics()] if plies >= 1 else []
+        features += [g.exchanges()] if plies >= 2 else []
+        known = g.observation_len + sum(len(f) for f in features)
+        np.testing.assert_array_equal(x[g.observation_len : known], np.concatenate(features) if features else [])
         value, policy = net.analyse(g)
         logits, values = net.evaluate(x[None, :])
         assert values[0] == pytest.approx(value, abs=1e-6)
