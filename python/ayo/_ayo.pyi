@@ -69,8 +69,9 @@ class Game:
         """+1 win, -1 loss, 0 draw from each player's view; zeros until the end."""
     def observation(self, lookahead: bool | int = False) -> npt.NDArray[np.float32]:
         """The observation from the view of the player to move; with ``lookahead`` (``True`` or
-        ``1``), followed by ``tactics()``, with ``lookahead=2`` then by ``exchanges()`` (as
-        ``VecEnv(..., lookahead=...)`` writes its rows)."""
+        ``1``), followed by ``tactics()``, with ``lookahead=2`` then by ``exchanges()``, with
+        ``lookahead=3`` then by the third ply (each move's gain once the answer and the mover's
+        best reply are counted) (as ``VecEnv(..., lookahead=...)`` writes its rows)."""
     def tactics(self) -> npt.NDArray[np.float32]:
         """Look-ahead features: each action's gain by the baselines' heuristic (seeds / 8), and
         in yao the opponent's threats; what a network trained with ``lookahead`` also takes."""
@@ -113,7 +114,7 @@ class VecEnv:
         ``max_plies``: a game still live after that many plies is truncated (``None``: never).
         ``first``: ``"south"``/``0`` (default), ``"north"``/``1``, ``"alternate"`` or ``"random"``.
         ``lookahead``: each observation row ends with the look-ahead features of that many plies
-        (``True``: 1, ``Game.tactics``; 2: then ``Game.exchanges``).
+        (``True``: 1, ``Game.tactics``; 2: then ``Game.exchanges``; 3: then the third ply).
         Raises ``ValueError`` for an unknown variant or option or a bad setting.
         """
     @property
