@@ -413,9 +413,10 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
 
 /// The deeper plies of look-ahead are the heuristic's minimax: where the gains are the
 /// heuristic's change ([`move_gains`]; the fours games measure rounds instead, and are left to
-/// the bounds above) in every position of the lines and no line of the ply's depth ends the game, ply `k` of a move is the
-/// heuristic `k` decisions on, each side choosing its best, less the heuristic now (the gains
-/// telescope along the line), in units of [`GAIN_UNIT`]. Every eighth position of each game.
+/// the bounds above) in every position of the lines and no line of the ply's depth ends the
+/// game, ply `k` of a move is the heuristic `k` decisions on, each side choosing its best, less
+/// the heuristic now (the gains telescope along the line), in units of [`GAIN_UNIT`]. Every
+/// eighth position of each game.
 #[test]
 fn deeper_plies_are_the_heuristics_minimax() {
     let checked = RefCell::new(0usize);
@@ -426,12 +427,11 @@ fn deeper_plies_are_the_heuristics_minimax() {
             let Some(mover) = v.to_play(s) else {
                 return Ok(());
             };
-            let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
-            v.gains(s, &mut gains);
-            move_gains(v, s, &mut by_heuristic);
-            if v.ply(s) % 8 != 0 || gains != by_heuristic {
+            if v.ply(s) % 8 != 0 || !gains_by_heuristic(v, s) {
                 return Ok(());
             }
+            let mut gains = vec![0.0; n];
+            v.gains(s, &mut gains);
             let mut deeper = vec![f32::NAN; 2 * n];
             exchanges_after(v, s, &gains, 3, &mut deeper);
             let now = v.heuristic(s, mover);
@@ -465,6 +465,15 @@ fn deeper_plies_are_the_heuristics_minimax() {
     );
 }
 
+/// Whether `s`'s gains ([`Rules::gains`]) are the heuristic's change ([`move_gains`]).
+fn gains_by_heuristic(v: &Variant, s: &VariantState) -> bool {
+    let n = v.num_actions();
+    let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
+    v.gains(s, &mut gains);
+    move_gains(v, s, &mut by_heuristic);
+    gains == by_heuristic
+}
+
 /// The heuristic from `view` `depth` decisions on, each player to move choosing his best;
 /// `None` where some line ends the game sooner, or where a position it chooses in measures
 /// its moves otherwise than by the heuristic (the fours games' rounds).
@@ -473,11 +482,7 @@ fn minimax(v: &Variant, s: &VariantState, depth: u32, view: Player) -> Option<i3
     if depth == 0 {
         return Some(v.heuristic(s, view));
     }
-    let n = v.num_actions();
-    let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
-    v.gains(s, &mut gains);
-    move_gains(v, s, &mut by_heuristic);
-    if gains != by_heuristic {
+    if !gains_by_heuristic(v, s) {
         return None;
     }
     let mut values = Vec::new();
