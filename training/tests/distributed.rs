@@ -143,7 +143,11 @@ fn distributed_run(url: &str, env: &[(&str, String)]) {
         "shards of several networks: {played_by:?}"
     );
 
-    // A worker killed while it works leaves only whole shards.
+    // A worker killed while it works leaves only whole shards. (Both workers share the CPU with
+    // the learner: wait for worker a's first shard rather than assume it has written one.)
+    wait_until("a shard of worker a", Duration::from_secs(180), || {
+        shards(&store).iter().any(|(k, _)| k.contains("/a-"))
+    });
     let _ = a.0.kill();
     let _ = a.0.wait();
     let after_kill = shards(&store);
