@@ -35,11 +35,15 @@ def main():
         if len(seats) != 1:
             continue
         me = seats[0]
-        boards, movers = g["boards"], g["movers"]
-        if not boards or "stores" not in boards[0]:
+        boards = g["boards"]
+        if not boards:
+            continue  # the game ended in its opening: no first move to sort it by
+        if "stores" not in boards[0]:
             sys.exit(f"{path}: no stores in its boards (yao captures men, not seeds)")
-        start_stores = [int(x) for x in g["start"].split("|")[1].split()]
-        first = 0 if movers[0] == "South" else 1
+        # The start in the variant's notation, "pits | stores | ..."; absent for the usual start,
+        # whose stores are empty.
+        start_stores = [int(x) for x in g["start"].split("|")[1].split()] if g.get("start") else [0, 0]
+        first = 0 if g["first"] == "South" else 1
         taken = boards[0]["stores"][first] - start_stores[first]
         result = g["outcome"]["returns"][me]
         table[(first == me, taken >= a.threshold, result)] += 1
