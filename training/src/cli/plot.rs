@@ -1,11 +1,139 @@
-//! PNG charts drawn with `plotters`' bitmap backend. Text needs a TrueType font: the first
+//! PNG charts drawn with `plotters`' bitmap backend, and `ayo plot`, which draws a learning
+//! curve from the CSV that `ayo train --evaluate` prints (curve points measured separately,
+//! or a curve whose evaluation was stopped part-way). Text needs a TrueType font: the first
 //! of a few usual system fonts that exists is used (`AYO_PLOT_FONT` names another); without
 //! one the chart is drawn without labels rather than not at all.
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use plotters::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// CSV files printed by `ayo train --evaluate` (their rows are drawn together).
+    #[arg(required = true, num_args = 1..)]
+    csv: Vec<PathBuf>,
+    /// The PNG to draw.
+    #[arg(long)]
+    out: PathBuf,
+    /// The chart's title (default: the run folder of the first checkpoint and the simulations).
+    #[arg(long)]
+    title: Option<String>,
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let mut curve = Curve::default();
+    let mut title = a.title;
+    for path in &a.csv {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let read = curve
+            .add_csv(&text)
+            .with_context(|| format!("{} is not a learning curve CSV", path.display()))?;
+        title = title.or(read);
+    }
+    curve.draw(&a.out, title.as_deref().unwrap_or("learning curve"))?;
+    println!("{}: {} points", a.out.display(), curve.points());
+    Ok(())
+}
+
+/// A learning curve: for each baseline agent, the score against it by minutes of training.
+#[derive(Default)]
+pub struct Curve {
+    series: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+impl Curve {
+    /// Adds the score against `agent` measured after `minutes` of training.
+    pub fn add(&mut self, agent: &str, minutes: f64, score: f64) {
+        match self.series.iter_mut().find(|(name, _)| name == agent) {
+            Some((_, pts)) => pts.push((minutes, score)),
+            None => self.series.push((agent.to_string(), vec![(minutes, score)])),
+        }
+    }
+
+    /// How many points the curve has.
+    pub fn points(&self) -> usize {
+        self.series.iter().map(|(_, pts)| pts.len()).sum()
+    }
+
+    /// Adds the rows of `ayo train --evaluate`'s CSV (columns found by the header's names:
+    /// `checkpoint`, `wall_time_s`, `agent`, `simulations`, `score`); returns a title from the
+    /// first row: its checkpoint's run folder and the simulations. A row that cannot be read
+    /// is an error naming its line, and nothing of the file is added.
+    pub fn add_csv(&mut self, text: &str) -> Result<Option<String>> {
+        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let Some((_, header)) = lines.next() else {
+            bail!("it is empty");
+        };
+        let names: Vec<&str> = header.split(',').map(str::trim).collect();
+        let column = |name: &str| {
+            names
+                .iter()
+                .position(|n| *n == name)
+                .ok_or_else(|| anyhow!("its header {header:?} has no column {name:?}"))
+        };
+        let (checkpoint, wall, agent, sims, score) = (
+            column("checkpoint")?,
+            column("wall_time_s")?,
+            column("agent")?,
+            column("simulations")?,
+            column("score")?,
+        );
+        let mut rows = Vec::new();
+        for (i, line) in lines {
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            if fields.len() != names.len() {
+                bail!(
+                    "line {} has {} fields, the header {}: {line:?}",
+                    i + 1,
+                    fields.len(),
+                    names.len()
+                );
+            }
+            let number = |col: usize| {
+                fields[col].parse::<f64>().map_err(|_| {
+                    anyhow!(
+                        "line {}: {} = {:?} is not a number",
+                        i + 1,
+                        names[col],
+                        fields[col]
+                    )
+                })
+            };
+            let value = number(score)?;
+            if !(0.0..=1.0).contains(&value) {
+                bail!("line {}: score = {value} is outside 0..1", i + 1);
+            }
+            rows.push((fields[agent], number(wall)? / 60.0, value, fields[checkpoint], fields[sims]));
+        }
+        let title = rows.first().map(|&(_, _, _, path, sims)| {
+            let path = Path::new(path);
+            let run = path
+                .parent()
+                .filter(|p| p.file_name().is_some_and(|n| n == "checkpoints"))
+                .and_then(Path::parent)
+                .unwrap_or(path)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            format!("{run}: score of the {sims}-simulation agent")
+        });
+        for (agent, minutes, value, _, _) in rows {
+            self.add(agent, minutes, value);
+        }
+        Ok(title)
+    }
+
+    /// Draws the curve (each series by minutes) into the PNG `path`.
+    pub fn draw(&mut self, path: &Path, title: &str) -> Result<()> {
+        for (_, pts) in &mut self.series {
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        score_by_minutes(path, title, &self.series)
+    }
+}
 
 const FONTS: &[&str] = &[
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -109,7 +237,7 @@ pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) ->
 
 /// Draws a learning curve: for each named series (a baseline agent), the score against it
 /// (wins plus half the draws, 0..1) at each time in minutes: `(minutes, score)`.
-pub fn score_by_minutes(
+fn score_by_minutes(
     path: &Path,
     title: &str,
     series: &[(String, Vec<(f64, f64)>)],
@@ -193,8 +321,46 @@ mod tests {
         ];
         score_by_minutes(&curve, "oware@1 — learning curve", &series).unwrap();
         assert_eq!(&std::fs::read(&curve).unwrap()[1..4], b"PNG");
+        // The same chart from `ayo train --evaluate`'s CSV, rows in any order.
+        let mut read = Curve::default();
+        let title = read.add_csv(CSV).unwrap();
+        assert_eq!(
+            title.as_deref(),
+            Some("oware-1h: score of the 32-simulation agent")
+        );
+        assert_eq!(
+            read.series,
+            vec![
+                ("mcts:1000".to_string(), vec![(60.0, 0.9), (10.0, 0.3)]),
+                ("alphabeta:6".to_string(), vec![(60.0, 0.6)]),
+            ]
+        );
+        read.draw(&dir.join("from-csv.png"), "from csv").unwrap();
+        assert_eq!(read.series[0].1, vec![(10.0, 0.3), (60.0, 0.9)]);
         if std::env::var_os("AYO_KEEP_PLOT").is_none() {
             let _ = std::fs::remove_dir_all(&dir);
         }
+    }
+
+    const CSV: &str = "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated
+experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,mcts:1000,32,40,36,0,4,0.900,40,0
+experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,alphabeta:6,32,40,24,0,16,0.600,40,0
+experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,40,12,0,28,0.300,40,0
+";
+
+    #[test]
+    fn a_bad_curve_csv_is_refused_whole() {
+        let mut curve = Curve::default();
+        let no_score = CSV.replace(",score,", ",points,");
+        let e = curve.add_csv(&no_score).unwrap_err().to_string();
+        assert!(e.contains("no column \"score\""), "{e}");
+        let bad = CSV.replace("0.300", "0.3x");
+        let e = curve.add_csv(&bad).unwrap_err().to_string();
+        assert!(e.contains("line 4: score = \"0.3x\" is not a number"), "{e}");
+        let short = format!("{CSV}experiments/oware-1h/x.ot,1,2\n");
+        let e = curve.add_csv(&short).unwrap_err().to_string();
+        assert!(e.contains("line 5 has 3 fields, the header 13"), "{e}");
+        assert!(curve.add_csv("").is_err());
+        assert_eq!(curve.points(), 0, "nothing of a refused file is added");
     }
 }

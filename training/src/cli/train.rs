@@ -261,7 +261,7 @@ fn evaluate(
     println!(
         "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated"
     );
-    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut series = crate::cli::plot::Curve::default();
     let mut variant = String::new();
     for path in checkpoints {
         for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -295,22 +295,15 @@ fn evaluate(
                 r.truncated
             );
             variant = rules.id();
-            let point = (meta.wall_time_s / 60.0, r.score());
-            match series.iter_mut().find(|(name, _)| name == spec) {
-                Some((_, pts)) => pts.push(point),
-                None => series.push((spec.to_string(), vec![point])),
-            }
+            series.add(spec, meta.wall_time_s / 60.0, r.score());
         }
     }
     if let Some(png) = curve {
-        for (_, pts) in &mut series {
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
         let title = format!(
             "{variant}: score of the {}-simulation agent",
             cfg.eval_simulations
         );
-        crate::cli::plot::score_by_minutes(png, &title, &series)?;
+        series.draw(png, &title)?;
     }
     Ok(())
 }
