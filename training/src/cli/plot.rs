@@ -49,7 +49,9 @@ impl Curve {
     pub fn add(&mut self, agent: &str, minutes: f64, score: f64) {
         match self.series.iter_mut().find(|(name, _)| name == agent) {
             Some((_, pts)) => pts.push((minutes, score)),
-            None => self.series.push((agent.to_string(), vec![(minutes, score)])),
+            None => self
+                .series
+                .push((agent.to_string(), vec![(minutes, score)])),
         }
     }
 
@@ -63,7 +65,10 @@ impl Curve {
     /// first row: its checkpoint's run folder and the simulations. A row that cannot be read
     /// is an error naming its line, and nothing of the file is added.
     pub fn add_csv(&mut self, text: &str) -> Result<Option<String>> {
-        let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
         let Some((_, header)) = lines.next() else {
             bail!("it is empty");
         };
@@ -106,7 +111,13 @@ impl Curve {
             if !(0.0..=1.0).contains(&value) {
                 bail!("line {}: score = {value} is outside 0..1", i + 1);
             }
-            rows.push((fields[agent], number(wall)? / 60.0, value, fields[checkpoint], fields[sims]));
+            rows.push((
+                fields[agent],
+                number(wall)? / 60.0,
+                value,
+                fields[checkpoint],
+                fields[sims],
+            ));
         }
         let title = rows.first().map(|&(_, _, _, path, sims)| {
             let path = Path::new(path);
@@ -237,11 +248,7 @@ pub fn elo_by_step(path: &Path, title: &str, points: &[(u64, f64, f64, f64)]) ->
 
 /// Draws a learning curve: for each named series (a baseline agent), the score against it
 /// (wins plus half the draws, 0..1) at each time in minutes: `(minutes, score)`.
-fn score_by_minutes(
-    path: &Path,
-    title: &str,
-    series: &[(String, Vec<(f64, f64)>)],
-) -> Result<()> {
+fn score_by_minutes(path: &Path, title: &str, series: &[(String, Vec<(f64, f64)>)]) -> Result<()> {
     let labels = font();
     let root = BitMapBackend::new(path, (900, 560)).into_drawing_area();
     let err = |e: &dyn std::fmt::Display| anyhow!("cannot draw {}: {e}", path.display());
@@ -356,7 +363,10 @@ experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,4
         assert!(e.contains("no column \"score\""), "{e}");
         let bad = CSV.replace("0.300", "0.3x");
         let e = curve.add_csv(&bad).unwrap_err().to_string();
-        assert!(e.contains("line 4: score = \"0.3x\" is not a number"), "{e}");
+        assert!(
+            e.contains("line 4: score = \"0.3x\" is not a number"),
+            "{e}"
+        );
         let short = format!("{CSV}experiments/oware-1h/x.ot,1,2\n");
         let e = curve.add_csv(&short).unwrap_err().to_string();
         assert!(e.contains("line 5 has 3 fields, the header 13"), "{e}");
