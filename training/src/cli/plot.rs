@@ -38,6 +38,11 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
+/// The header of the CSV that `ayo train --evaluate` prints, one row per checkpoint and agent
+/// (`distinct`: different games, identical ones counted once; `truncated`: games cut by the
+/// ply cap); [`Curve::add_csv`] reads its columns by these names.
+pub const CSV_HEADER: &str = "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated";
+
 /// A learning curve: for each baseline agent, the score against it by minutes of training.
 #[derive(Default)]
 pub struct Curve {
@@ -53,6 +58,11 @@ impl Curve {
                 .series
                 .push((agent.to_string(), vec![(minutes, score)])),
         }
+    }
+
+    /// The chart's title for the agent `name` (a variant, a run) searching with `sims`.
+    pub fn title(name: &str, sims: impl std::fmt::Display) -> String {
+        format!("{name}: score of the {sims}-simulation agent")
     }
 
     /// How many points the curve has.
@@ -129,7 +139,7 @@ impl Curve {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            format!("{run}: score of the {sims}-simulation agent")
+            Curve::title(&run, sims)
         });
         for (agent, minutes, value, _, _) in rows {
             self.add(agent, minutes, value);
@@ -349,11 +359,19 @@ mod tests {
         }
     }
 
-    const CSV: &str = "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated
+    const CSV: &str = concat!(
+        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated",
+        "
 experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,mcts:1000,32,40,36,0,4,0.900,40,0
 experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,alphabeta:6,32,40,24,0,16,0.600,40,0
 experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,40,12,0,28,0.300,40,0
-";
+"
+    );
+
+    #[test]
+    fn the_test_csv_has_the_header_evaluate_prints() {
+        assert_eq!(CSV.lines().next(), Some(CSV_HEADER));
+    }
 
     #[test]
     fn a_bad_curve_csv_is_refused_whole() {

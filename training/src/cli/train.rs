@@ -1,5 +1,6 @@
 //! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
 
+use crate::cli::plot::{Curve, CSV_HEADER};
 use anyhow::{Context, Result};
 use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Player, Rules, Variant};
@@ -247,10 +248,9 @@ pub fn run(a: Args) -> Result<()> {
 /// Plays every checkpoint against every player of `against` (`cfg.eval_games` games in
 /// seat-swapped pairs from shared random openings of `eval_opening_plies`, varied starts with
 /// `eval_varied_starts`, root noise `cfg.eval_gumbel_scale`; the games' options are the
-/// checkpoint's plus `play_options`) and prints CSV: `checkpoint,step,wall_time_s,positions,
-/// agent,simulations,games,wins,draws,losses,score,distinct,truncated` (`distinct`: different
-/// games, identical ones counted once; `truncated`: games cut by the ply cap, counted as
-/// draws). With `curve`, draws the scores by minutes of training into that PNG.
+/// checkpoint's plus `play_options`) and prints CSV with the columns of [`CSV_HEADER`]
+/// (identical games counted once in `distinct`; games cut by the ply cap counted as draws).
+/// With `curve`, draws the scores by minutes of training into that PNG.
 fn evaluate(
     checkpoints: &[PathBuf],
     against: &str,
@@ -258,10 +258,8 @@ fn evaluate(
     curve: Option<&std::path::Path>,
     cfg: &TrainConfig,
 ) -> Result<()> {
-    println!(
-        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated"
-    );
-    let mut series = crate::cli::plot::Curve::default();
+    println!("{CSV_HEADER}");
+    let mut series = Curve::default();
     let mut variant = String::new();
     for path in checkpoints {
         for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -299,11 +297,7 @@ fn evaluate(
         }
     }
     if let Some(png) = curve {
-        let title = format!(
-            "{variant}: score of the {}-simulation agent",
-            cfg.eval_simulations
-        );
-        series.draw(png, &title)?;
+        series.draw(png, &Curve::title(&variant, cfg.eval_simulations))?;
     }
     Ok(())
 }
