@@ -36,8 +36,7 @@ pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: u8, out: &mut [f32])
     if lookahead >= 1 {
         let (tactics, rest) = out[n..].split_at_mut(rules.tactics_len());
         rules.tactics(s, tactics);
-        // The tactics begin with the gains, the first ply the deeper ones build on.
-        exchanges_after(rules, s, &tactics[..rules.num_actions()], lookahead, rest);
+        exchanges_after(rules, s, lookahead, rest);
     }
 }
 

@@ -173,11 +173,18 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn tactics_len(&self) -> usize {
         self.num_actions()
     }
-    /// What each move of the player to move gains by the look-ahead's measure: by default
-    /// [`move_gains`] (by [`Rules::heuristic`]); the fours games measure what the round would
-    /// give if it ended now. `out[..num_actions]` is written.
+    /// The measure of a position, from `view`, whose change by each move the look-ahead
+    /// features read ([`Rules::gains`] and the deeper plies): by default [`Rules::heuristic`];
+    /// the fours games measure what the round would give if it ended now. Antisymmetric, like
+    /// the heuristic: the opponent's view reads its negation.
+    fn gain_measure(&self, s: &Self::State, view: Player) -> i32 {
+        self.heuristic(s, view)
+    }
+    /// What each move of the player to move gains by [`Rules::gain_measure`]
+    /// ([`move_gains_by`]). `out[..num_actions]` is written. Variants change the measure, not
+    /// this: the deeper plies ([`exchanges_after`]) measure the moves they play themselves.
     fn gains(&self, s: &Self::State, out: &mut [f32]) {
-        move_gains(self, s, out)
+        move_gains_by(self, s, out, |s, view| self.gain_measure(s, view))
     }
     /// Look-ahead features a network may take beside the observation (the training config's
     /// `lookahead`): one ply of search by [`Rules::gains`], which the network would otherwise
@@ -324,62 +331,95 @@ pub fn move_gains<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
 /// reads its gain alone. Clamped to ±[`tactics_bound`]; an illegal action reads 0.
 /// `out[..num_actions]` is written.
 pub fn exchanges<R: Rules>(rules: &R, s: &R::State, out: &mut [f32]) {
-    let mut first = vec![0.0; rules.num_actions()];
-    rules.gains(s, &mut first);
-    exchanges_after(rules, s, &first, 2, out)
+    exchanges_after(rules, s, 2, out)
 }
 
-/// Plies 2 to `plies` of look-ahead of `s` given its first, `gains` (what [`Rules::gains`]
-/// writes for `s`, as the start of [`Rules::tactics`] holds it: the input encoder has them),
-/// one block of `num_actions` entries a ply, `out[..(plies - 1) * num_actions]`. Ply `k` of a
-/// legal action is its gain once the best continuation is counted, measured by ply `k - 1`
-/// of the position it leaves: less the opponent's best, or plus the mover's own when he moves
-/// again; a move that ends the game reads its gain alone at every ply. Ply 2 is
-/// [`exchanges`]; ply 3 also counts the mover's best reply to the answer. Each ply is clamped
-/// to ±[`tactics_bound`]; an illegal action reads 0.
-pub fn exchanges_after<R: Rules>(
-    rules: &R,
-    s: &R::State,
-    gains: &[f32],
-    plies: u8,
-    out: &mut [f32],
-) {
+/// Plies 2 to `plies` of look-ahead of `s`, one block of `num_actions` entries a ply,
+/// `out[..(plies - 1) * num_actions]` (the first ply is [`Rules::gains`], which the input
+/// encoder has from [`Rules::tactics`]). Ply `k` of a legal action is its gain once the best
+/// continuation is counted, measured by ply `k - 1` of the position it leaves: less the
+/// opponent's best, or plus the mover's own when he moves again; a move that ends the game
+/// reads its gain alone at every ply. Ply 2 is [`exchanges`]; ply 3 also counts the mover's
+/// best reply to the answer. Each ply is clamped to ±[`tactics_bound`]; an illegal action
+/// reads 0.
+pub fn exchanges_after<R: Rules>(rules: &R, s: &R::State, plies: u8, out: &mut [f32]) {
     let n = rules.num_actions();
-    let deeper = plies.saturating_sub(1) as usize; // the blocks written
-    out[..deeper * n].fill(0.0);
-    let Some(mover) = rules.to_play(s) else {
-        return;
-    };
+    let deeper = plies.saturating_sub(1) as usize;
     if deeper == 0 {
         return;
     }
+    let mut gains = vec![0.0; n]; // measured on the way: each move is played once
+    plies_of(rules, s, plies, &mut gains, &mut out[..deeper * n]);
+}
+
+/// Plies 1 to `plies` of look-ahead of `s`: its gains into `gains[..num_actions]`, the deeper
+/// plies into `deeper` (`(plies - 1) * num_actions` entries). Each legal move is played once,
+/// its gain measured on the position it leaves and that position's own plies found from it;
+/// the last ply's gains are measured by [`Rules::gains`] (playing only as far as the outcome).
+fn plies_of<R: Rules>(rules: &R, s: &R::State, plies: u8, gains: &mut [f32], deeper: &mut [f32]) {
+    let n = rules.num_actions();
+    deeper.fill(0.0);
+    if plies <= 1 {
+        rules.gains(s, gains);
+        return;
+    }
+    gains[..n].fill(0.0);
+    let Some(mover) = rules.to_play(s) else {
+        return;
+    };
     let bound = tactics_bound(rules);
-    // Plies 1 to plies - 1 of the position each move leaves.
-    let mut next = vec![0.0; deeper * n];
+    let now = rules.gain_measure(s, mover);
+    let (mut next_gains, mut next_deeper) = (vec![0.0; n], vec![0.0; deeper.len() - n]);
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
-        let gain = gains[a as usize];
+        let gain = gain_of(rules, &after, mover, now);
+        gains[a as usize] = gain;
         let Some(answerer) = rules.to_play(&after) else {
-            for k in 0..deeper {
-                out[k * n + a as usize] = gain;
+            for k in 0..plies as usize - 1 {
+                deeper[k * n + a as usize] = gain;
             }
             continue;
         };
-        let (first, rest) = next.split_at_mut(n);
-        rules.gains(&after, first);
-        exchanges_after(rules, &after, first, plies - 1, rest);
+        plies_of(rules, &after, plies - 1, &mut next_gains, &mut next_deeper);
         let answers = rules.legal_mask(&after);
-        for k in 0..deeper {
-            let block = &next[k * n..(k + 1) * n];
+        for k in 0..plies as usize - 1 {
+            let block = match k {
+                0 => &next_gains[..],
+                _ => &next_deeper[(k - 1) * n..k * n],
+            };
             let best = answers
                 .iter()
                 .map(|b| block[b as usize])
                 .fold(f32::NEG_INFINITY, f32::max);
             let answer = if answerer == mover { best } else { -best };
-            out[k * n + a as usize] = (gain + answer).clamp(-bound, bound);
+            deeper[k * n + a as usize] = (gain + answer).clamp(-bound, bound);
         }
     }
+}
+
+/// What a move gained its `mover`, who measured `now` before it, by the position `after` it
+/// leaves: ±[`WON_GAIN`] (or 0) when it ended the game, else the change of `measure` in units
+/// of [`GAIN_UNIT`]. One entry of [`move_gains_by`].
+fn gain_by<R: Rules>(
+    rules: &R,
+    after: &R::State,
+    mover: Player,
+    now: i32,
+    measure: impl Fn(&R::State, Player) -> i32,
+) -> f32 {
+    if rules.is_terminal(after) {
+        WON_GAIN * rules.returns(after)[mover.index()]
+    } else {
+        (measure(after, mover) - now) as f32 / GAIN_UNIT
+    }
+}
+
+/// [`gain_by`] [`Rules::gain_measure`].
+fn gain_of<R: Rules>(rules: &R, after: &R::State, mover: Player, now: i32) -> f32 {
+    gain_by(rules, after, mover, now, |s, view| {
+        rules.gain_measure(s, view)
+    })
 }
 
 /// [`move_gains`] by another `measure(position, view)` of a position, in seeds and within
@@ -398,10 +438,6 @@ pub fn move_gains_by<R: Rules>(
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_for_outcome(&mut after, a);
-        out[a as usize] = if rules.is_terminal(&after) {
-            WON_GAIN * rules.returns(&after)[mover.index()]
-        } else {
-            (measure(&after, mover) - now) as f32 / GAIN_UNIT
-        };
+        out[a as usize] = gain_by(rules, &after, mover, now, &measure);
     }
 }

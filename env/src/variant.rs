@@ -240,6 +240,9 @@ impl Rules for Variant {
     fn tactics_len(&self) -> usize {
         with_rules!(self, r => r.tactics_len())
     }
+    fn gain_measure(&self, s: &VariantState, view: Player) -> i32 {
+        with_state!(self, s, r, s => r.gain_measure(s, view))
+    }
     fn gains(&self, s: &VariantState, out: &mut [f32]) {
         with_state!(self, s, r, s => r.gains(s, out))
     }

@@ -24,7 +24,7 @@
 //! `PROPTEST_CASES` overrides the number of games per preset (default [`GAMES`]).
 
 use ayo_env::input::{encode, input_bounds, input_len, MAX_LOOKAHEAD};
-use ayo_env::rules::{exchanges, exchanges_after, move_gains, tactics_bound, GAIN_UNIT};
+use ayo_env::rules::{exchanges, exchanges_after, tactics_bound, GAIN_UNIT};
 use ayo_env::{
     Action, GameRecord, PlayError, Player, Rules, Snapshot, Variant, VariantState, VARIANT_NAMES,
 };
@@ -411,14 +411,14 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
     });
 }
 
-/// The deeper plies of look-ahead are the heuristic's minimax: where the gains are the
-/// heuristic's change ([`move_gains`]; the fours games measure rounds instead, and are left to
-/// the bounds above) in every position of the lines and no line of the ply's depth ends the
-/// game, ply `k` of a move is the heuristic `k` decisions on, each side choosing its best, less
-/// the heuristic now (the gains telescope along the line), in units of [`GAIN_UNIT`]. Every
-/// eighth position of each game.
+/// The deeper plies of look-ahead are the minimax of the gains' measure
+/// ([`Rules::gain_measure`]: the heuristic, or in the fours games what the round would give if
+/// it ended now), found here by playing every line out: where no line of the ply's depth ends
+/// the game, ply `k` of a move is the measure `k` decisions on, each side choosing its best,
+/// less the measure now (the gains telescope along the line), in units of [`GAIN_UNIT`]. Every
+/// eighth position of each game of every variant.
 #[test]
-fn deeper_plies_are_the_heuristics_minimax() {
+fn deeper_plies_are_the_measures_minimax() {
     let checked = RefCell::new(0usize);
     for_every_preset(|v, seed| {
         let n = v.num_actions();
@@ -427,14 +427,12 @@ fn deeper_plies_are_the_heuristics_minimax() {
             let Some(mover) = v.to_play(s) else {
                 return Ok(());
             };
-            if v.ply(s) % 8 != 0 || !gains_by_heuristic(v, s) {
+            if v.ply(s) % 8 != 0 {
                 return Ok(());
             }
-            let mut gains = vec![0.0; n];
-            v.gains(s, &mut gains);
             let mut deeper = vec![f32::NAN; 2 * n];
-            exchanges_after(v, s, &gains, 3, &mut deeper);
-            let now = v.heuristic(s, mover);
+            exchanges_after(v, s, 3, &mut deeper);
+            let now = v.gain_measure(s, mover);
             for a in v.legal_mask(s).iter() {
                 let mut after = s.clone();
                 v.play_unchecked(&mut after, a);
@@ -465,25 +463,12 @@ fn deeper_plies_are_the_heuristics_minimax() {
     );
 }
 
-/// Whether `s`'s gains ([`Rules::gains`]) are the heuristic's change ([`move_gains`]).
-fn gains_by_heuristic(v: &Variant, s: &VariantState) -> bool {
-    let n = v.num_actions();
-    let (mut gains, mut by_heuristic) = (vec![0.0; n], vec![0.0; n]);
-    v.gains(s, &mut gains);
-    move_gains(v, s, &mut by_heuristic);
-    gains == by_heuristic
-}
-
-/// The heuristic from `view` `depth` decisions on, each player to move choosing his best;
-/// `None` where some line ends the game sooner, or where a position it chooses in measures
-/// its moves otherwise than by the heuristic (the fours games' rounds).
+/// The gains' measure from `view` `depth` decisions on, each player to move choosing his best;
+/// `None` where some line ends the game sooner.
 fn minimax(v: &Variant, s: &VariantState, depth: u32, view: Player) -> Option<i32> {
     let p = v.to_play(s)?;
     if depth == 0 {
-        return Some(v.heuristic(s, view));
-    }
-    if !gains_by_heuristic(v, s) {
-        return None;
+        return Some(v.gain_measure(s, view));
     }
     let mut values = Vec::new();
     for b in v.legal_mask(s).iter() {

@@ -37,7 +37,7 @@ use crate::error::ParseError;
 use crate::player::Player;
 use crate::repetition::Repetition;
 use crate::rng::mix;
-use crate::rules::{move_gains_by, NoTrace, Rules, Snapshot, Trace};
+use crate::rules::{NoTrace, Rules, Snapshot, Trace};
 use crate::variants::relay::{relay, Flow, Lift, Relay, RelayEnd, RelayRules};
 use std::marker::PhantomData;
 
@@ -659,11 +659,11 @@ impl<V: FoursRules> Rules for Fours<V> {
         let expected_12 = 48 * (groups(view) - groups(!view)) + houses * board;
         (3 * expected_12 + 12 * s.round_worth(view)) / 48
     }
-    /// Each move's gain in `FoursState::round_worth` (what the round would give if it ended
-    /// now: captures and the seeds a sowing brings into the mover's houses), the measure the
-    /// look-ahead networks were trained with.
-    fn gains(&self, s: &FoursState, out: &mut [f32]) {
-        move_gains_by(self, s, out, |s, view| s.round_worth(view))
+    /// `FoursState::round_worth` (what the round would give if it ended now: captures and the
+    /// seeds a sowing brings into the mover's houses), the measure the look-ahead networks were
+    /// trained with.
+    fn gain_measure(&self, s: &FoursState, view: Player) -> i32 {
+        s.round_worth(view)
     }
     fn round(&self, s: &FoursState) -> u32 {
         s.position.round
