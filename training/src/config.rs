@@ -129,6 +129,11 @@ pub struct TrainConfig {
     /// Training steps over which the learning rate decays from `lr` to `lr_min` (0 = constant).
     #[arg(long, default_value_t = 0)]
     pub decay_steps: u64,
+    /// Minutes of training (the run's wall time, over all its sessions) over which the learning
+    /// rate decays from `lr` to `lr_min`, instead of `decay_steps`: the same schedule whatever
+    /// the machine's speed (0 = by steps).
+    #[arg(long, default_value_t = 0.0)]
+    pub decay_minutes: f64,
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 1e-4)]
     pub weight_decay: f64,
@@ -495,6 +500,18 @@ impl TrainConfig {
             "between 0 and `lr`",
         )?;
         check(
+            self.decay_minutes >= 0.0 && self.decay_minutes.is_finite(),
+            "decay_minutes",
+            self.decay_minutes,
+            "0 (decay by steps) or a positive number of minutes",
+        )?;
+        check(
+            self.decay_minutes == 0.0 || self.decay_steps == 0,
+            "decay_minutes",
+            self.decay_minutes,
+            "0 when `decay_steps` is set (one schedule at a time)",
+        )?;
+        check(
             self.weight_decay >= 0.0 && self.weight_decay.is_finite(),
             "weight_decay",
             self.weight_decay,
@@ -769,6 +786,14 @@ mod tests {
                     ..Default::default()
                 },
                 "eval_max_considered",
+            ),
+            (
+                TrainConfig {
+                    decay_steps: 30_000,
+                    decay_minutes: 60.0,
+                    ..Default::default()
+                },
+                "decay_minutes",
             ),
             (
                 TrainConfig {

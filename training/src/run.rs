@@ -275,6 +275,7 @@ impl Run {
     /// positions are stored, their credit added, and the copies take the trained weights.
     fn iterate_overlapped(&mut self) -> Iteration {
         let t0 = Instant::now();
+        self.trainer.minutes = self.wall_time_s() / 60.0;
         let Run {
             cfg,
             rules,
@@ -365,6 +366,7 @@ impl Run {
             return (0, None);
         }
         self.counters.credit += positions as f64 * self.cfg.replay_ratio;
+        self.trainer.minutes = self.wall_time_s() / 60.0;
         tch::set_num_threads(self.cfg.train_threads as i32);
         let trained = train_owed(
             &mut self.trainer,
