@@ -289,8 +289,9 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     /// Plays a legal action as far as its outcome, what [`Rules::gains`] measures: the board,
     /// the scores and whether (and how) the game ended are exact, but the next player's legal
     /// actions may be left unlisted, so the state serves only to be measured. By default
-    /// [`Rules::play_unchecked`]; `yao`, whose legal moves are found by playing each one out
-    /// (never-ending chains are not legal), only looks for one where a pass may end the game.
+    /// [`Rules::play_unchecked`]; `yao` and `jodu`, whose legal moves are found by playing each
+    /// one out (never-ending chains and relays are not legal), only look for one where a pass
+    /// may end the game.
     #[inline]
     fn play_for_outcome(&self, s: &mut Self::State, action: Action) {
         self.play_unchecked(s, action)

@@ -271,6 +271,8 @@ fn traced_play_reaches_the_same_state() {
                 prop_assert_eq!(v.returns(&measured), v.returns(&fast), "{}", at());
                 for p in Player::BOTH {
                     prop_assert_eq!(v.heuristic(&measured, p), v.heuristic(&fast, p), "{}", at());
+                    let measure = v.gain_measure(&measured, p);
+                    prop_assert_eq!(measure, v.gain_measure(&fast, p), "{}", at());
                 }
             }
             Ok(())

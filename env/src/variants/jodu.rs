@@ -115,16 +115,35 @@ impl Jodu {
         }
     }
 
+    /// One move of `p` whose relay ends, if he has any: whether he can move, without listing
+    /// every legal move ([`Rules::play_for_outcome`]).
+    fn any_move(&self, pos: &Position, p: Player) -> ActionMask {
+        let mut one = ActionMask::EMPTY;
+        if let Some(k) = (0..ROW).find(|&k| {
+            let from = pit_of(p, k);
+            pos.pits[from] > 0 && quick_relay(&pos.pits, from).is_some()
+        }) {
+            one.insert(k as Action);
+        }
+        one
+    }
+
     /// With `next` to move: the game ends if his row is empty; a player whose every move never
-    /// ends passes; if neither can move the game ends too.
-    fn settle(&self, s: &mut JoduState, next: Player) {
+    /// ends passes; if neither can move the game ends too. `moves` lists a player's legal moves
+    /// ([`Self::legal_for`]; for an outcome alone, [`Self::any_move`]).
+    fn settle(
+        &self,
+        s: &mut JoduState,
+        next: Player,
+        moves: impl Fn(&Position, Player) -> ActionMask,
+    ) {
         s.position.to_move = next;
         for p in [next, !next] {
             s.position.to_move = p;
             if row_sum(&s.position.pits, p) == 0 {
                 break;
             }
-            s.legal = self.legal_for(&s.position, p);
+            s.legal = moves(&s.position, p);
             if !s.legal.is_empty() {
                 return;
             }
@@ -141,7 +160,7 @@ impl Jodu {
             ply: 0,
             legal: ActionMask::EMPTY,
         };
-        self.settle(&mut s, position.to_move);
+        self.settle(&mut s, position.to_move, |pos, p| self.legal_for(pos, p));
         s
     }
 
@@ -367,7 +386,15 @@ impl Rules for Jodu {
             "an illegal, never-ending move was played"
         );
         s.ply += 1;
-        self.settle(s, !p);
+        self.settle(s, !p, |pos, q| self.legal_for(pos, q));
+    }
+    /// The move and whether the game goes on: one move of the next player whose relay ends is
+    /// enough to know it (the legal list is left short).
+    fn play_for_outcome(&self, s: &mut JoduState, action: Action) {
+        let p = s.position.to_move;
+        Self::sow(&mut s.position, p, action, &mut NoTrace);
+        s.ply += 1;
+        self.settle(s, !p, |pos, q| self.any_move(pos, q));
     }
     fn scores(&self, s: &JoduState) -> [i32; 2] {
         [s.position.stores[0] as i32, s.position.stores[1] as i32]
