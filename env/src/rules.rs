@@ -374,7 +374,9 @@ fn plies_of<R: Rules>(rules: &R, s: &R::State, plies: u8, gains: &mut [f32], dee
     for a in rules.legal_mask(s).iter() {
         let mut after = s.clone();
         rules.play_unchecked(&mut after, a);
-        let gain = gain_of(rules, &after, mover, now);
+        let gain = gain_by(rules, &after, mover, now, |s, view| {
+            rules.gain_measure(s, view)
+        });
         gains[a as usize] = gain;
         let Some(answerer) = rules.to_play(&after) else {
             for k in 0..plies as usize - 1 {
@@ -414,13 +416,6 @@ fn gain_by<R: Rules>(
     } else {
         (measure(after, mover) - now) as f32 / GAIN_UNIT
     }
-}
-
-/// [`gain_by`] [`Rules::gain_measure`].
-fn gain_of<R: Rules>(rules: &R, after: &R::State, mover: Player, now: i32) -> f32 {
-    gain_by(rules, after, mover, now, |s, view| {
-        rules.gain_measure(s, view)
-    })
 }
 
 /// [`move_gains`] by another `measure(position, view)` of a position, in seeds and within
