@@ -178,6 +178,11 @@ pub struct TrainConfig {
     /// self-play; fewer trusts the policy more, more searches wider.
     #[arg(long, default_value_t = 0)]
     pub eval_max_considered: usize,
+    /// `c_scale` of the sigma transform in evaluation games: 0 = `c_scale`, as in self-play;
+    /// more weighs the search's action values more against the network's policy when the
+    /// move is chosen.
+    #[arg(long, default_value_t = 0.0)]
+    pub eval_c_scale: f32,
     /// Random plies that open each pair of evaluation games (the same opening for both games
     /// of a pair, one per seat), so that a deterministic network plays different games.
     #[arg(long, default_value_t = 4)]
@@ -244,6 +249,7 @@ pub const RESUMABLE: &[&str] = &[
     "eval_simulations",
     "eval_gumbel_scale",
     "eval_max_considered",
+    "eval_c_scale",
     "eval_opening_plies",
     "eval_varied_starts",
     "threads",
@@ -598,6 +604,12 @@ impl TrainConfig {
             "0 (= max_considered) or at least 2",
         )?;
         check(
+            self.eval_c_scale >= 0.0 && self.eval_c_scale.is_finite(),
+            "eval_c_scale",
+            self.eval_c_scale,
+            "0 (= c_scale) or a positive number",
+        )?;
+        check(
             (1..=2).contains(&self.selfplay_threads),
             "selfplay_threads",
             self.selfplay_threads,
@@ -663,11 +675,15 @@ impl TrainConfig {
     }
 
     /// Puts this config's evaluation settings on `params` (a checkpoint's own, or self-play's):
-    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions.
+    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions and
+    /// `eval_c_scale`.
     pub fn apply_eval_settings(&self, params: &mut SearchParams) {
         params.gumbel_scale = self.eval_gumbel_scale;
         if self.eval_max_considered > 0 {
             params.max_considered = self.eval_max_considered;
+        }
+        if self.eval_c_scale > 0.0 {
+            params.c_scale = self.eval_c_scale;
         }
     }
 
@@ -789,6 +805,13 @@ mod tests {
             ),
             (
                 TrainConfig {
+                    eval_c_scale: -0.5,
+                    ..Default::default()
+                },
+                "eval_c_scale",
+            ),
+            (
+                TrainConfig {
                     decay_steps: 30_000,
                     decay_minutes: 60.0,
                     ..Default::default()
@@ -823,6 +846,25 @@ mod tests {
         assert_eq!(
             narrow.search_params().max_considered,
             16,
+            "self-play keeps its own"
+        );
+    }
+
+    #[test]
+    fn evaluation_weighs_action_values_by_its_own_c_scale_when_given() {
+        let own = TrainConfig {
+            c_scale: 0.1,
+            ..Default::default()
+        };
+        assert_eq!(own.eval_search_params().c_scale, 0.1);
+        let sharper = TrainConfig {
+            eval_c_scale: 0.4,
+            ..own
+        };
+        assert_eq!(sharper.eval_search_params().c_scale, 0.4);
+        assert_eq!(
+            sharper.search_params().c_scale,
+            0.1,
             "self-play keeps its own"
         );
     }
