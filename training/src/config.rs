@@ -154,6 +154,12 @@ pub struct TrainConfig {
     /// network learns to end a whole match instead of holding a lead (the fours games).
     #[arg(long, default_value_t = 1.0)]
     pub value_discount: f64,
+    /// Share of the self-play games of a variant played in rounds (whole matches of `ncho`,
+    /// `adi`, `jerin`) that end with the round they begin in, valued by that round: the sign of
+    /// the houses each player won over the other (0 = every game is played to its end). More
+    /// of the training positions lie in first rounds, which decide most matches.
+    #[arg(long, default_value_t = 0.0)]
+    pub round_share: f64,
 
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 120.0)]
@@ -584,6 +590,16 @@ impl TrainConfig {
             self.value_discount,
             "above 0 and at most 1",
         )?;
+        check(
+            (0.0..=1.0).contains(&self.round_share)
+                && (self.round_share == 0.0 || {
+                    let rules = self.rules()?;
+                    rules.round(&rules.start(ayo_env::Player::South)) > 0
+                }),
+            "round_share",
+            self.round_share,
+            "between 0 and 1, and 0 unless the variant is played in rounds (ncho, adi, jerin)",
+        )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
         check(
             self.train_threads >= 1,
@@ -773,6 +789,13 @@ mod tests {
                     ..Default::default()
                 },
                 "value_discount",
+            ),
+            (
+                TrainConfig {
+                    round_share: 0.5,
+                    ..Default::default()
+                },
+                "round_share",
             ),
             (
                 TrainConfig {

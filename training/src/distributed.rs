@@ -180,7 +180,7 @@ impl Worker {
             cfg.varied_starts,
             cfg.opening_plies,
         );
-        selfplay.set_opponents(&cfg, seed)?;
+        selfplay.configure(&cfg, seed)?;
         Ok(Worker {
             store,
             cfg,

@@ -150,7 +150,7 @@ impl Run {
             cfg.varied_starts,
             cfg.opening_plies,
         );
-        selfplay.set_opponents(&cfg, cfg.seed)?;
+        selfplay.configure(&cfg, cfg.seed)?;
         let buffer = ReplayBuffer::new(cfg.buffer_size, net.shape.inputs, rules.num_actions());
         Ok(Run {
             helper: helper_of(&net, &cfg)?,
@@ -202,7 +202,7 @@ impl Run {
         )
         .context("resume.ot: replay buffer missing or misshapen")?;
         state.selfplay.restore(&rules);
-        state.selfplay.set_opponents(&cfg, cfg.seed)?;
+        state.selfplay.configure(&cfg, cfg.seed)?;
         let wall = state.counters.wall_time_s;
         Ok(Run {
             helper,

@@ -39,7 +39,7 @@ struct Decision {
     ply: u32,
 }
 
-/// The seat an opponent agent takes in a self-play game ([`SelfPlay::set_opponents`]).
+/// The seat an opponent agent takes in a self-play game ([`SelfPlay::configure`]).
 #[derive(Clone, Copy, Debug, Serialize, Deserialize)]
 struct Opponent {
     seat: Player,
@@ -62,6 +62,12 @@ struct Slot {
     /// The opponent agent of this game, if one plays a seat.
     #[serde(default)]
     opponent: Option<Opponent>,
+    /// The round the game began in (after its opening).
+    #[serde(default)]
+    round: u32,
+    /// The game ends with the round it began in (`round_share`).
+    #[serde(default)]
+    round_only: bool,
     #[serde(skip)]
     state: Option<VariantState>,
 }
@@ -100,7 +106,7 @@ pub struct SelfPlay {
     /// New games begin with up to this many uniformly random plies (the number drawn per game).
     #[serde(default)]
     pub opening_plies: u32,
-    /// Agents that take one seat of a share of the games ([`SelfPlay::set_opponents`]).
+    /// Agents that take one seat of a share of the games ([`SelfPlay::configure`]).
     #[serde(skip)]
     opponents: Vec<Box<dyn Agent>>,
     /// Their random streams, saved with the run so that a resumed run goes on exactly.
@@ -135,9 +141,10 @@ impl SelfPlay {
     }
 
     /// Lets the agents of `cfg.opponents` take a random seat in `cfg.opponent_share` of the
-    /// games (before the first step, also of the games already set up); a resumed run (same
-    /// config) gets them back as they were.
-    pub fn set_opponents(&mut self, cfg: &TrainConfig, seed: u64) -> Result<(), AgentSpecError> {
+    /// games, and ends `cfg.round_share` of them with their first round (before the first step,
+    /// also the games already set up); a resumed run (same config) gets its opponents back as
+    /// they were.
+    pub fn configure(&mut self, cfg: &TrainConfig, seed: u64) -> Result<(), AgentSpecError> {
         self.opponents = cfg
             .opponent_specs()
             .iter()
@@ -154,6 +161,7 @@ impl SelfPlay {
         if self.positions == 0 {
             for i in 0..self.slots.len() {
                 self.slots[i].opponent = self.draw_opponent(cfg.opponent_share);
+                self.slots[i].round_only = self.draw_round_only(cfg.round_share);
             }
         }
         Ok(())
@@ -169,10 +177,17 @@ impl SelfPlay {
         })
     }
 
-    /// A new game ([`new_slot`]), with an opponent agent in a random seat in `share` of them.
-    fn begin(&mut self, rules: &Variant, share: f64) -> Slot {
+    /// True in `share` of the calls: the game ends with the round it begins in.
+    fn draw_round_only(&mut self, share: f64) -> bool {
+        share > 0.0 && self.rng.gen::<f64>() < share
+    }
+
+    /// A new game ([`new_slot`]), with an opponent agent in a random seat in
+    /// `cfg.opponent_share` of them, ending with its first round in `cfg.round_share`.
+    fn begin(&mut self, rules: &Variant, cfg: &TrainConfig) -> Slot {
         let mut slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
-        slot.opponent = self.draw_opponent(share);
+        slot.opponent = self.draw_opponent(cfg.opponent_share);
+        slot.round_only = self.draw_round_only(cfg.round_share);
         slot
     }
 
@@ -278,21 +293,27 @@ impl SelfPlay {
             };
             rules.play_unchecked(state, action);
             slot.actions.push(action);
-            let over = rules.is_terminal(state);
-            if over || slot.actions.len() as u32 >= cfg.max_plies {
-                finish(
-                    rules,
-                    slot,
-                    over,
-                    ValueTarget {
-                        q: cfg.value_target_q as f32,
-                        discount: cfg.value_discount as f32,
-                    },
-                    &mut report,
-                );
-                self.slots[i] = self.begin(rules, cfg.opponent_share);
-                self.games += 1;
-            }
+            let end = if rules.is_terminal(state) {
+                End::Game
+            } else if slot.round_only && rules.round(state) != slot.round {
+                End::Round
+            } else if slot.actions.len() as u32 >= cfg.max_plies {
+                End::Cut
+            } else {
+                continue;
+            };
+            finish(
+                rules,
+                slot,
+                end,
+                ValueTarget {
+                    q: cfg.value_target_q as f32,
+                    discount: cfg.value_discount as f32,
+                },
+                &mut report,
+            );
+            self.slots[i] = self.begin(rules, cfg);
+            self.games += 1;
         }
         if !self.opponents.is_empty() {
             self.opponent_streams = self.opponents.iter().map(|a| a.random_state()).collect();
@@ -373,6 +394,8 @@ fn new_slot(
     Slot {
         first,
         variety,
+        round: rules.round(&state),
+        round_only: false,
         opening: actions.len() as u32,
         actions,
         decisions: Vec::new(),
@@ -408,18 +431,52 @@ struct ValueTarget {
     discount: f32,
 }
 
-/// Turns a finished game's decisions into samples (value targets as `target` says).
+/// Why a game stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// The game is over.
+    Game,
+    /// The round it began in is over (a game that ends with its round, `round_share`).
+    Round,
+    /// The ply cap cut it: no value targets.
+    Cut,
+}
+
+/// Each seat's result and score target where a game stopped. A game over or cut: its returns,
+/// and the seed (group) difference over half the seeds. A round over ([`End::Round`]; the
+/// state is the next round's start): the sign of the difference of the houses each player won,
+/// and that difference over 24, the scale of a whole match's last round (12 groups to none);
+/// read from [`Rules::heuristic`], which at a round's start is 4 × the difference of the
+/// houses owned, as the baseline MCTS scores a round's end.
+fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 2]) {
+    let (returns, diff) = if end == End::Round {
+        let houses = rules.heuristic(state, Player::South) as f32 / 4.0;
+        let d = match houses {
+            h if h > 0.0 => 1.0,
+            h if h < 0.0 => -1.0,
+            _ => 0.0,
+        };
+        ([d, -d], houses)
+    } else {
+        let scores = rules.scores(state);
+        (rules.returns(state), (scores[0] - scores[1]) as f32)
+    };
+    let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
+    let score = (diff / half).clamp(-1.0, 1.0);
+    (returns, [score, -score])
+}
+
+/// Turns a stopped game's decisions into samples (value targets as `target` says).
 fn finish(
     rules: &Variant,
     slot: &mut Slot,
-    over: bool,
+    end: End,
     target: ValueTarget,
     report: &mut StepReport,
 ) {
     let state = slot.state.as_ref().expect("restored");
-    let returns = rules.returns(state);
-    let scores = rules.scores(state);
-    let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
+    let (returns, scores) = outcome(rules, state, end);
+    let valued = end != End::Cut;
     let end = slot.actions.len() as u32;
     let ValueTarget { q, discount } = target;
     for d in slot.decisions.drain(..) {
@@ -430,12 +487,12 @@ fn finish(
             policy: d.policy,
             mask: d.mask,
             value: (1.0 - q) * result + q * d.root_value,
-            score: ((scores[m] - scores[1 - m]) as f32 / half).clamp(-1.0, 1.0),
+            score: scores[m],
             policy_weight: if d.full { 1.0 } else { 0.0 },
-            value_weight: if over { 1.0 } else { 0.0 },
+            value_weight: if valued { 1.0 } else { 0.0 },
         });
     }
-    if let (Some(o), true) = (slot.opponent, over) {
+    if let (Some(o), true) = (slot.opponent, valued) {
         report
             .opponent_scores
             .push((1.0 - returns[o.seat.index()]) / 2.0);
@@ -562,7 +619,7 @@ mod tests {
         let shape = cfg.net_shape().unwrap();
         let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
         let mut sp = SelfPlay::new(&rules, cfg.games, 9, false, 0);
-        sp.set_opponents(&cfg, 9).unwrap();
+        sp.configure(&cfg, 9).unwrap();
         let seats: Vec<Player> = sp.slots.iter().map(|s| s.opponent.unwrap().seat).collect();
         assert!(seats.contains(&Player::South) && seats.contains(&Player::North));
         let (mut samples, mut plies, mut scores) = (0, 0, Vec::new());
@@ -581,6 +638,107 @@ mod tests {
         assert!(scores.len() >= 6, "{scores:?}");
         let mean = scores.iter().sum::<f32>() / scores.len() as f32;
         assert!(mean < 0.2, "the network scored {mean} against alphabeta:6");
+    }
+
+    #[test]
+    fn a_rounds_result_read_at_the_next_rounds_start_is_the_rounds_own() {
+        // The same moves played as whole matches and as single rounds (`episode = round`,
+        // whose game ends with the round and its group count): what a round-only game is
+        // valued by must be the round's own result and group difference.
+        let matches = TrainConfig {
+            variant: "jerin".into(),
+            options: "episode=match".into(),
+            ..Default::default()
+        }
+        .rules()
+        .unwrap();
+        let rounds: Variant = "jerin".parse().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut seen = [0; 3];
+        for game in 0..60 {
+            let first = [Player::South, Player::North][game % 2];
+            let (mut m, mut r) = (matches.start(first), rounds.start(first));
+            while !matches.is_terminal(&m) && matches.round(&m) == 1 {
+                let mask = matches.legal_mask(&m);
+                let a = mask.nth(rng.gen_range(0..mask.count())).unwrap();
+                matches.play_unchecked(&mut m, a);
+                rounds
+                    .play(&mut r, a)
+                    .expect("the same legal moves in a round");
+            }
+            assert!(
+                rounds.is_terminal(&r),
+                "game {game}: the round is over in both"
+            );
+            let end = if matches.is_terminal(&m) {
+                End::Game
+            } else {
+                End::Round
+            };
+            let (returns, score) = outcome(&matches, &m, end);
+            assert_eq!(returns, rounds.returns(&r), "game {game}");
+            let groups = rounds.scores(&r);
+            assert_eq!(
+                score[0],
+                (groups[0] - groups[1]) as f32 / 24.0,
+                "game {game}"
+            );
+            seen[(returns[0] + 1.0) as usize] += 1;
+        }
+        assert!(
+            seen[0] > 0 && seen[2] > 0,
+            "both players win rounds: {seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_round_share_ends_its_matches_with_their_first_round() {
+        let cfg = TrainConfig {
+            variant: "jerin".into(),
+            options: "episode=match".into(),
+            games: 8,
+            simulations: 2,
+            sample_plies: 0,
+            max_plies: 3000,
+            round_share: 1.0,
+            ..Default::default()
+        };
+        let rules = cfg.rules().unwrap();
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 7, false, 0);
+        sp.configure(&cfg, 7).unwrap();
+        let mut samples = Vec::new();
+        while sp.games < 16 {
+            samples.extend(sp.step(&rules, &net, None, &cfg).samples);
+            for slot in &sp.slots {
+                assert_eq!(rules.round(slot.state.as_ref().unwrap()), 1);
+            }
+        }
+        assert!(!samples.is_empty());
+        for s in &samples {
+            assert_eq!(s.value_weight, 1.0, "a round's end values its positions");
+            assert!([-1.0, 0.0, 1.0].contains(&s.value), "{}", s.value);
+        }
+        // Without the share, the same matches go on into a second round.
+        let whole = TrainConfig {
+            round_share: 0.0,
+            ..cfg.clone()
+        };
+        let mut sp = SelfPlay::new(&rules, whole.games, 7, false, 0);
+        sp.configure(&whole, 7).unwrap();
+        let mut later_round = false;
+        for _ in 0..400 {
+            sp.step(&rules, &net, None, &whole);
+            later_round |= sp
+                .slots
+                .iter()
+                .any(|slot| rules.round(slot.state.as_ref().unwrap()) > 1);
+            if later_round {
+                break;
+            }
+        }
+        assert!(later_round, "whole matches reach a second round");
     }
 
     #[test]
@@ -608,6 +766,8 @@ mod tests {
             let mut slot = Slot {
                 first: Player::South,
                 variety: 0,
+                round: 0,
+                round_only: false,
                 opening: 0,
                 actions: vec![5, 5, 5],
                 decisions: vec![
@@ -621,7 +781,7 @@ mod tests {
             finish(
                 &rules,
                 &mut slot,
-                true,
+                End::Game,
                 ValueTarget { q, discount },
                 &mut report,
             );
