@@ -5,7 +5,9 @@
 //! value target is the game's result from the view of the player to move at that decision (a
 //! multi-decision turn gives one position per decision, each from its mover's view); the
 //! auxiliary score target is the final seed difference from the mover's view over half the
-//! seeds. A game cut by the ply cap gives no value or score targets.
+//! seeds. A game cut by the ply cap gives no value or score targets. With `round_share`, a
+//! share of the whole matches of the fours games ends with its first round, valued by that
+//! round's result.
 //!
 //! With `opponents` (a share of the games, `opponent_share`), a baseline agent takes one seat
 //! of a game: only the network's decisions become training positions, and their value target is
