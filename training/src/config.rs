@@ -430,7 +430,7 @@ impl TrainConfig {
                 })
             }
         }
-        self.rules()?;
+        let rules = self.rules()?;
         check(self.width >= 1, "width", self.width, "at least 1")?;
         check(
             self.simulations >= 1,
@@ -592,10 +592,8 @@ impl TrainConfig {
         )?;
         check(
             (0.0..=1.0).contains(&self.round_share)
-                && (self.round_share == 0.0 || {
-                    let rules = self.rules()?;
-                    rules.round(&rules.start(ayo_env::Player::South)) > 0
-                }),
+                && (self.round_share == 0.0
+                    || rules.round(&rules.start(ayo_env::Player::South)) > 0),
             "round_share",
             self.round_share,
             "between 0 and 1, and 0 unless the variant is played in rounds (ncho, adi, jerin)",

@@ -446,25 +446,25 @@ enum End {
 
 /// Each seat's result and score target where a game stopped. A game over or cut: its returns,
 /// and the seed (group) difference over half the seeds. A round over ([`End::Round`]; the
-/// state is the next round's start): the sign of the difference of the houses each player won,
-/// and that difference over 24, the scale of a whole match's last round (12 groups to none);
-/// read from [`Rules::heuristic`], which at a round's start is 4 × the difference of the
-/// houses owned, as the baseline MCTS scores a round's end.
+/// state is the next round's start): read as the baseline MCTS reads a round's end, the share
+/// of the houses each player won over the other ([`Rules::heuristic`] over
+/// [`Rules::heuristic_bound`]: 7 houses to 5 is 1/6, 12 to none 1); the result is its sign, the
+/// score target half of it, the scale of a whole match's last round (12 groups to none, ½).
 fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 2]) {
-    let (returns, diff) = if end == End::Round {
-        let houses = rules.heuristic(state, Player::South) as f32 / 4.0;
-        let d = match houses {
-            h if h > 0.0 => 1.0,
-            h if h < 0.0 => -1.0,
+    let (returns, score) = if end == End::Round {
+        let share = rules.heuristic(state, Player::South) as f32 / rules.heuristic_bound() as f32;
+        let d = match share {
+            x if x > 0.0 => 1.0,
+            x if x < 0.0 => -1.0,
             _ => 0.0,
         };
-        ([d, -d], houses)
+        ([d, -d], share / 2.0)
     } else {
         let scores = rules.scores(state);
-        (rules.returns(state), (scores[0] - scores[1]) as f32)
+        let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
+        (rules.returns(state), (scores[0] - scores[1]) as f32 / half)
     };
-    let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
-    let score = (diff / half).clamp(-1.0, 1.0);
+    let score = score.clamp(-1.0, 1.0);
     (returns, [score, -score])
 }
 
