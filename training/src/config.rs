@@ -137,6 +137,13 @@ pub struct TrainConfig {
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 1e-4)]
     pub weight_decay: f64,
+    /// Checkpoints hold an exponential moving average of the trained weights (what evaluation,
+    /// play and tournaments load): after training step `t` the average moves towards the
+    /// weights by `1 − d`, with `d = min(ema_decay, (1 + t) / (10 + t))`. Self-play goes on
+    /// with the trained weights, and a resumed run continues the average exactly. 0 = off:
+    /// checkpoints hold the trained weights.
+    #[arg(long, default_value_t = 0.0)]
+    pub ema_decay: f64,
     /// Weight of the value loss.
     #[arg(long, default_value_t = 1.0)]
     pub value_weight: f64,
@@ -529,6 +536,12 @@ impl TrainConfig {
             self.weight_decay,
             "a non-negative number",
         )?;
+        check(
+            (0.0..1.0).contains(&self.ema_decay),
+            "ema_decay",
+            self.ema_decay,
+            "0 (off) or a factor below 1, such as 0.999",
+        )?;
         for (ok, key, value) in [
             (
                 self.value_weight >= 0.0 && self.value_weight.is_finite(),
@@ -794,6 +807,13 @@ mod tests {
                     ..Default::default()
                 },
                 "round_share",
+            ),
+            (
+                TrainConfig {
+                    ema_decay: 1.0,
+                    ..Default::default()
+                },
+                "ema_decay",
             ),
             (
                 TrainConfig {

@@ -159,7 +159,7 @@ impl Run {
             consumed: BTreeSet::new(),
             rules,
             dir: dir.to_path_buf(),
-            trainer: Trainer::new(net),
+            trainer: Trainer::new(net).averaging(cfg.ema_decay),
             selfplay,
             buffer,
             counters: Counters::default(),
@@ -189,7 +189,7 @@ impl Run {
         let rules = cfg.rules()?;
         let helper = helper_of(&net, &cfg)?;
         let player = player_of(&net, &cfg)?;
-        let mut trainer = Trainer::new(net);
+        let mut trainer = Trainer::new(net).averaging(cfg.ema_decay);
         trainer.step = state.step;
         trainer
             .load_optimizer(&tensors)
@@ -468,14 +468,16 @@ impl Run {
         }
     }
 
-    /// Writes the network (`checkpoints/latest.ot` and a numbered copy) and everything needed
-    /// to resume (`resume.ot`), each atomically. Returns the numbered checkpoint's path.
+    /// Writes the network (`checkpoints/latest.ot` and a numbered copy: the weights' average
+    /// with `ema_decay`) and everything needed to resume (`resume.ot`: the trained weights,
+    /// the optimiser's state and the average), each atomically. Returns the numbered checkpoint's path.
     pub fn save(&mut self) -> Result<PathBuf> {
         let meta = self.meta();
         let ckpt_dir = self.dir.join("checkpoints");
         let numbered = ckpt_dir.join(format!("step-{:07}.ot", self.trainer.step));
-        checkpoint::save(&self.trainer.net, &meta, &numbered)?;
-        checkpoint::save(&self.trainer.net, &meta, &ckpt_dir.join("latest.ot"))?;
+        let saved = self.trainer.saved_net();
+        checkpoint::save(saved, &meta, &numbered)?;
+        checkpoint::save(saved, &meta, &ckpt_dir.join("latest.ot"))?;
         let mut counters = self.counters.clone();
         counters.wall_time_s = meta.wall_time_s;
         counters.checkpoints += 1;
@@ -508,7 +510,7 @@ impl Run {
         Ok(numbered)
     }
 
-    /// Plays the current network (with `eval_simulations`) against the baseline agent, logs
+    /// Plays the current network as checkpointed (with `eval_simulations`) against the baseline agent, logs
     /// `eval/win_rate_vs_<agent>` and `eval/score_vs_<agent>`, and returns the result.
     pub fn evaluate(&mut self) -> Result<MatchResult> {
         let seed = self
@@ -517,7 +519,7 @@ impl Run {
             .wrapping_mul(1_000_003)
             .wrapping_add(self.counters.evals);
         let mut net = Net::new(self.trainer.net.shape, self.trainer.net.vs.device());
-        net.copy_from(&self.trainer.net)?;
+        net.copy_from(self.trainer.saved_net())?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
         me.params = self.cfg.eval_search_params();
         let baseline = load_player(
@@ -684,9 +686,13 @@ mod tests {
     }
 
     fn outputs(run: &Run) -> Vec<f32> {
+        net_outputs(&run.trainer.net)
+    }
+
+    fn net_outputs(net: &Net) -> Vec<f32> {
         let x =
             Tensor::linspace(0.0, 1.0, 3 * 14, (tch::Kind::Float, tch::Device::Cpu)).view([3, 14]);
-        let out = tch::no_grad(|| run.trainer.net.forward(&x));
+        let out = tch::no_grad(|| net.forward(&x));
         Vec::try_from(Tensor::cat(
             &[out.logits.flatten(0, -1), out.value, out.score],
             0,
@@ -707,6 +713,41 @@ mod tests {
             opponent_share: 0.5,
             ..tiny("oware")
         });
+    }
+
+    #[test]
+    fn a_run_averaging_its_weights_checkpoints_the_average_and_resumes_exactly() {
+        let cfg = TrainConfig {
+            ema_decay: 0.9,
+            ..tiny("oware")
+        };
+        resumes_exactly(cfg.clone());
+        let dir = tempfile::tempdir().unwrap();
+        let mut run = Run::create(cfg, dir.path()).unwrap();
+        run.quiet();
+        for _ in 0..120 {
+            run.iterate();
+        }
+        assert!(run.trainer.step > 20, "{}", run.trainer.step);
+        let path = run.save().unwrap();
+        let (saved, _) = checkpoint::load(&path, tch::Device::Cpu).unwrap();
+        let (average, trained) = (
+            net_outputs(run.trainer.saved_net()),
+            net_outputs(&run.trainer.net),
+        );
+        assert_eq!(
+            net_outputs(&saved),
+            average,
+            "the checkpoint holds the average"
+        );
+        let apart = average.iter().zip(&trained).map(|(a, w)| (a - w).abs());
+        assert!(
+            apart.fold(0.0, f32::max) > 1e-4,
+            "the average lags the weights"
+        );
+        // resume.ot holds the trained weights.
+        let resumed = Run::resume(dir.path(), &Given::new()).unwrap();
+        assert_eq!(outputs(&resumed), trained);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The trainer: AdamW written out over the network's variables (so its moments can be saved
 //! for exact resume), a warm-up + cosine learning-rate schedule, and the AlphaZero losses.
 //!
+//! With `ema_decay` the trainer also keeps a moving average of the weights, which the
+//! checkpoints hold ([`Trainer::saved_net`]).
+//!
 //! Loss = cross-entropy(pi', masked softmax of the logits) (positions from full searches only)
 //!      + value_weight · MSE(value, z) + score_weight · MSE(score, final seed difference)
 //!        (positions of games that ended by the rules only).
@@ -38,6 +41,16 @@ pub struct Trainer {
     /// Minutes the run has trained (its wall time over all sessions), for a learning rate that
     /// decays in minutes (`decay_minutes`); the run sets it before each round of steps.
     pub minutes: f64,
+    /// The moving average of the weights (`ema_decay`), when on.
+    average: Option<Average>,
+}
+
+/// An exponential moving average of the trained weights: a network of the same shape and its
+/// variables in the trainer's order.
+struct Average {
+    net: Net,
+    vars: Vec<Tensor>,
+    decay: f64,
 }
 
 /// The learning rate after `step` training steps and `minutes` of the run's training: linear
@@ -60,8 +73,7 @@ pub fn learning_rate(cfg: &TrainConfig, step: u64, minutes: f64) -> f64 {
 
 impl Trainer {
     pub fn new(net: Net) -> Trainer {
-        let mut named: Vec<(String, Tensor)> = net.vs.variables().into_iter().collect();
-        named.sort_by(|a, b| a.0.cmp(&b.0));
+        let named = sorted_vars(&net);
         let m = named.iter().map(|(_, t)| t.zeros_like()).collect();
         let v = named.iter().map(|(_, t)| t.zeros_like()).collect();
         let (names, vars) = named.into_iter().unzip();
@@ -73,7 +85,26 @@ impl Trainer {
             v,
             step: 0,
             minutes: 0.0,
+            average: None,
         }
+    }
+
+    /// Keeps a moving average of the weights with factor `decay` (`ema_decay`; 0 keeps none),
+    /// starting from the weights as they are.
+    pub fn averaging(mut self, decay: f64) -> Trainer {
+        if decay > 0.0 {
+            let mut net = Net::new(self.net.shape, self.net.vs.device());
+            net.copy_from(&self.net).expect("same shape");
+            let vars = sorted_vars(&net).into_iter().map(|(_, t)| t).collect();
+            self.average = Some(Average { net, vars, decay });
+        }
+        self
+    }
+
+    /// The network the checkpoints hold: the moving average of the weights when the trainer
+    /// keeps one, the trained weights otherwise.
+    pub fn saved_net(&self) -> &Net {
+        self.average.as_ref().map_or(&self.net, |a| &a.net)
     }
 
     /// One AdamW step on `batch`.
@@ -114,6 +145,13 @@ impl Trainer {
                 *p *= 1.0 - lr * cfg.weight_decay;
                 *p -= update * lr;
             }
+            if let Some(avg) = &mut self.average {
+                let d = avg.decay.min((1.0 + t as f64) / (10.0 + t as f64));
+                for (a, p) in avg.vars.iter_mut().zip(&self.vars) {
+                    *a *= d;
+                    *a += p * (1.0 - d);
+                }
+            }
         });
         Losses {
             policy: policy_loss.double_value(&[]),
@@ -128,12 +166,15 @@ impl Trainer {
         }
     }
 
-    /// The optimiser's moments by name (for exact resume).
+    /// The optimiser's moments and the weights' average by name (for exact resume).
     pub fn optimizer_tensors(&self) -> Vec<(String, Tensor)> {
         let mut out = Vec::new();
         for (i, n) in self.names.iter().enumerate() {
             out.push((format!("adam.m.{n}"), self.m[i].to_device(Device::Cpu)));
             out.push((format!("adam.v.{n}"), self.v[i].to_device(Device::Cpu)));
+            if let Some(avg) = &self.average {
+                out.push((format!("ema.{n}"), avg.vars[i].to_device(Device::Cpu)));
+            }
         }
         out
     }
@@ -141,8 +182,12 @@ impl Trainer {
     /// Restores [`Trainer::optimizer_tensors`]; the name of a missing or misshapen tensor otherwise.
     pub fn load_optimizer(&mut self, named: &[(String, Tensor)]) -> Result<(), String> {
         for (i, n) in self.names.iter().enumerate() {
-            for (kind, dst) in [("m", &mut self.m[i]), ("v", &mut self.v[i])] {
-                let key = format!("adam.{kind}.{n}");
+            let mut state = vec![("adam.m", &mut self.m[i]), ("adam.v", &mut self.v[i])];
+            if let Some(avg) = &mut self.average {
+                state.push(("ema", &mut avg.vars[i]));
+            }
+            for (kind, dst) in state {
+                let key = format!("{kind}.{n}");
                 let src = named
                     .iter()
                     .find(|(k, _)| *k == key)
@@ -155,6 +200,13 @@ impl Trainer {
         }
         Ok(())
     }
+}
+
+/// The network's variables, sorted by name.
+fn sorted_vars(net: &Net) -> Vec<(String, Tensor)> {
+    let mut named: Vec<(String, Tensor)> = net.vs.variables().into_iter().collect();
+    named.sort_by(|a, b| a.0.cmp(&b.0));
+    named
 }
 
 #[cfg(test)]
@@ -205,6 +257,66 @@ mod tests {
             last.policy < 0.34 && last.value < 1e-3 && last.score < 1e-3,
             "{first:?} -> {last:?}"
         );
+    }
+
+    #[test]
+    fn the_saved_network_is_the_moving_average_of_the_trained_weights() {
+        tch::manual_seed(1);
+        let shape = NetShape {
+            inputs: 3,
+            actions: 2,
+            width: 8,
+            blocks: 1,
+            levels: 0,
+            lookahead: 0,
+        };
+        let decay = 0.8;
+        let mut t = Trainer::new(Net::new(shape, Device::Cpu)).averaging(decay);
+        let mut buf = ReplayBuffer::new(8, 3, 2);
+        buf.push(&Sample {
+            obs: vec![0.0, 1.0, 0.5],
+            policy: vec![0.2, 0.8],
+            mask: 0b11,
+            value: -0.5,
+            score: 0.5,
+            policy_weight: 1.0,
+            value_weight: 1.0,
+        });
+        let cfg = TrainConfig {
+            lr: 1e-2,
+            warmup_steps: 1,
+            ema_decay: decay,
+            ..Default::default()
+        };
+        let flat = |net: &Net| -> Vec<f32> {
+            let parts: Vec<Tensor> = sorted_vars(net)
+                .into_iter()
+                .map(|(_, v)| v.detach().flatten(0, -1))
+                .collect();
+            Vec::try_from(Tensor::cat(&parts, 0)).unwrap()
+        };
+        // The average by its definition, from the weights after each step.
+        let mut expected = flat(&t.net);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        for step in 1..=40 {
+            t.train_step(&buf.sample(4, &mut rng, Device::Cpu), &cfg);
+            let d = decay.min((1.0 + step as f64) / (10.0 + step as f64)) as f32;
+            for (a, w) in expected.iter_mut().zip(flat(&t.net)) {
+                *a = d * *a + (1.0 - d) * w;
+            }
+        }
+        let (saved, trained) = (flat(t.saved_net()), flat(&t.net));
+        for (s, e) in saved.iter().zip(&expected) {
+            assert!((s - e).abs() < 1e-5, "average {s}, expected {e}");
+        }
+        let apart = saved.iter().zip(&trained).map(|(s, w)| (s - w).abs());
+        assert!(
+            apart.fold(0.0, f32::max) > 1e-3,
+            "the average lags the weights"
+        );
+        // Without averaging, the checkpoints hold the trained weights.
+        let plain = Trainer::new(Net::new(shape, Device::Cpu));
+        assert_eq!(flat(plain.saved_net()), flat(&plain.net));
     }
 
     #[test]

@@ -417,7 +417,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
             buffer.push(&s);
         }
     }
-    let mut trainer = Trainer::new(net);
+    let mut trainer = Trainer::new(net).averaging(cfg.ema_decay);
     let device = trainer.net.vs.device();
     let (mut samples, t) = (0usize, Instant::now());
     while t.elapsed().as_secs_f64() < 5.0 {
