@@ -74,7 +74,8 @@ def main():
            + (f", result discounted by {cfg['value_discount']} per ply" if cfg.get("value_discount", 1.0) != 1.0 else "") + ".",
            f"Trained {meta['wall_time_s'] / 60:.0f} minutes: {meta['positions']:,} self-play positions, {meta['games']:,} games, "
            f"{meta['step']:,} training steps of {cfg['batch_size']}.", "", notes, "",
-           ("Not shipped. " if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")]
+           ("" if not args.results_only or "Not shipped." in notes else "Not shipped. ")
+           + ("" if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")]
     play = "32 simulations per move (its search's best move)"
     rounds = table(run / "final.csv")
     if rounds:
@@ -85,7 +86,8 @@ def main():
            + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):")
         out += ["", head] + [line(r) for r in rounds]
     else:
-        out[-1] += "Not measured one round per game (`final.csv`)."
+        out[-1] += ("Not measured in rounds from varied ownership (`final.csv`)."
+                    if "episode=match" in cfg.get("options", "") else "Not measured game by game (`final.csv`).")
     match = table(run / "match.csv")
     if match:
         who = "The same network" if rounds else f"The last checkpoint, {play}, in seat-swapped pairs from shared random openings,"
