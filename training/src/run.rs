@@ -518,8 +518,7 @@ impl Run {
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(self.counters.evals);
-        let mut net = Net::new(self.trainer.net.shape, self.trainer.net.vs.device());
-        net.copy_from(self.trainer.saved_net())?;
+        let net = self.trainer.saved_net().duplicate()?;
         let mut me = NetAgent::from_net(net, self.cfg.eval_simulations, seed);
         me.params = self.cfg.eval_search_params();
         let baseline = load_player(
@@ -574,9 +573,7 @@ pub(crate) fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if cfg.selfplay_threads < 2 {
         return Ok(None);
     }
-    let mut h = Net::new(net.shape, net.vs.device());
-    h.copy_from(net)?;
-    Ok(Some(h))
+    Ok(Some(net.duplicate()?))
 }
 
 /// With `overlap`, the network copy self-play plays with while the trainer trains.
@@ -584,9 +581,7 @@ fn player_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if !cfg.overlap {
         return Ok(None);
     }
-    let mut p = Net::new(net.shape, net.vs.device());
-    p.copy_from(net)?;
-    Ok(Some(p))
+    Ok(Some(net.duplicate()?))
 }
 
 /// Takes the training steps the replay ratio owes: whole batches of `counters.credit`.

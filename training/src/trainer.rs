@@ -93,8 +93,7 @@ impl Trainer {
     /// starting from the weights as they are.
     pub fn averaging(mut self, decay: f64) -> Trainer {
         if decay > 0.0 {
-            let mut net = Net::new(self.net.shape, self.net.vs.device());
-            net.copy_from(&self.net).expect("same shape");
+            let net = self.net.duplicate().expect("same shape");
             let vars = sorted_vars(&net).into_iter().map(|(_, t)| t).collect();
             self.average = Some(Average { net, vars, decay });
         }

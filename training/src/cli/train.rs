@@ -349,11 +349,7 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
     let refs: Vec<_> = states.iter().collect();
     let sims = vec![cfg.simulations; refs.len()];
     let params = cfg.search_params();
-    let mut helper = (cfg.selfplay_threads > 1).then(|| {
-        let mut h = Net::new(net.shape, net.vs.device());
-        h.copy_from(&net).expect("same shape");
-        h
-    });
+    let mut helper = (cfg.selfplay_threads > 1).then(|| net.duplicate().expect("same shape"));
     let (mut evals, mut secs) = (0u64, 0.0);
     while secs < 5.0 {
         let t = Instant::now();

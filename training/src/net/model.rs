@@ -133,6 +133,13 @@ impl Net {
         v.copy_data(&mut values[..n], n);
     }
 
+    /// A new network of the same shape, on the same device, with a copy of these weights.
+    pub fn duplicate(&self) -> Result<Net, tch::TchError> {
+        let mut copy = Net::new(self.shape, self.vs.device());
+        copy.copy_from(self)?;
+        Ok(copy)
+    }
+
     /// Copies every variable of `other` (same shape) into this network.
     pub fn copy_from(&mut self, other: &Net) -> Result<(), tch::TchError> {
         self.vs.copy(&other.vs)
