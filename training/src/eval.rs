@@ -4,8 +4,8 @@
 //! one game per seat, so that a deterministic network against a baseline still plays different
 //! games — summed up from the first agent's side.
 
-use ayo_env::arena::tournament::{self, Control, MatchConfig, MatchError};
-use ayo_env::{Agent, Player, Variant};
+use ayo_env::arena::tournament::{self, Control, MatchConfig, MatchError, PlayedPair};
+use ayo_env::{Agent, Variant};
 
 /// Wins, draws and losses of the first agent.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -31,6 +31,20 @@ impl MatchResult {
     pub fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
+    /// Counts a played pair's two games from the first agent's side (it is South in the pair's
+    /// first game).
+    fn add(&mut self, pair: &PlayedPair) {
+        self.truncated += pair.truncated;
+        for (leg, record) in pair.records.iter().enumerate() {
+            let south = tournament::south_points(record);
+            let points = if leg == 0 { south } else { 1.0 - south };
+            match points {
+                p if p > 0.5 => self.wins += 1,
+                p if p < 0.5 => self.losses += 1,
+                _ => self.draws += 1,
+            }
+        }
+    }
 }
 
 /// `games` games (rounded up to whole pairs) of `a` against `b` under `config` (openings, ply
@@ -42,33 +56,29 @@ pub fn play_match(
     games: usize,
     config: &MatchConfig,
 ) -> Result<MatchResult, MatchError> {
+    play_match_observed(rules, a, b, games, config, |_, _| {})
+}
+
+/// [`play_match`], calling `on_pair(pairs done, result so far)` as each pair of games ends
+/// (`ayo train --evaluate` shows its progress with it). `distinct` is counted at the end.
+pub fn play_match_observed(
+    rules: &Variant,
+    a: Box<dyn Agent>,
+    b: Box<dyn Agent>,
+    games: usize,
+    config: &MatchConfig,
+    mut on_pair: impl FnMut(usize, &MatchResult),
+) -> Result<MatchResult, MatchError> {
     let mut players = vec![a, b];
     let schedule = vec![(0, 1); games.div_ceil(2)];
-    let pairs = tournament::play(rules, &mut players, &schedule, config, |_| {
+    let mut result = MatchResult::default();
+    let mut done = 0;
+    let pairs = tournament::play(rules, &mut players, &schedule, config, |pair| {
+        result.add(pair);
+        done += 1;
+        on_pair(done, &result);
         Control::Continue
     })?;
-    let mut result = MatchResult::default();
-    for pair in &pairs {
-        result.truncated += pair.truncated;
-        for (leg, record) in pair.records.iter().enumerate() {
-            let seat_of_a = if leg == 0 {
-                Player::South
-            } else {
-                Player::North
-            };
-            let south = tournament::south_points(record);
-            let points = if seat_of_a == Player::South {
-                south
-            } else {
-                1.0 - south
-            };
-            match points {
-                p if p > 0.5 => result.wins += 1,
-                p if p < 0.5 => result.losses += 1,
-                _ => result.draws += 1,
-            }
-        }
-    }
     result.distinct = tournament::distinct_games(&pairs) as u32;
     Ok(result)
 }
@@ -129,6 +139,37 @@ mod tests {
             opened.distinct > 2,
             "random openings vary the games: {opened:?}"
         );
+    }
+
+    #[test]
+    fn the_observer_sees_every_pair_with_the_tally_so_far() {
+        let rules: Variant = "oware".parse().unwrap();
+        let mut seen = Vec::new();
+        let r = play_match_observed(
+            &rules,
+            agents::parse("random", 1).unwrap(),
+            agents::parse("greedy", 2).unwrap(),
+            10,
+            &config(4),
+            |done, so_far| seen.push((done, so_far.games(), *so_far)),
+        )
+        .unwrap();
+        let counts: Vec<_> = seen.iter().map(|&(d, g, _)| (d, g)).collect();
+        assert_eq!(counts, [(1, 2), (2, 4), (3, 6), (4, 8), (5, 10)]);
+        let last = seen.last().unwrap().2;
+        assert_eq!(
+            (last.wins, last.draws, last.losses),
+            (r.wins, r.draws, r.losses)
+        );
+        let plain = play_match(
+            &rules,
+            agents::parse("random", 1).unwrap(),
+            agents::parse("greedy", 2).unwrap(),
+            10,
+            &config(4),
+        )
+        .unwrap();
+        assert_eq!(plain, r, "observing a match does not change it");
     }
 
     #[test]

@@ -147,8 +147,8 @@ impl Trainer {
             if let Some(avg) = &mut self.average {
                 let d = avg.decay.min((1.0 + t as f64) / (10.0 + t as f64));
                 for (a, p) in avg.vars.iter_mut().zip(&self.vars) {
-                    *a *= d;
-                    *a += p * (1.0 - d);
+                    // a ← a + (1 − d)(p − a) = d·a + (1 − d)·p, in place.
+                    let _ = a.lerp_(p, 1.0 - d);
                 }
             }
         });

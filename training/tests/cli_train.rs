@@ -288,3 +288,57 @@ fn sigkill_at_random_moments_always_resumes() {
     );
     assert!(last_step > 0);
 }
+
+#[test]
+fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("tiny.toml");
+    std::fs::write(&config, TINY).unwrap();
+    let run = tmp.path().join("run");
+    let trained = ayo(&[
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--iterations",
+        "30",
+    ]);
+    assert!(trained.status.success(), "{}", text(&trained));
+    let checkpoint = run.join("checkpoints/latest.ot");
+    let out = ayo(&[
+        "train",
+        "--evaluate",
+        checkpoint.to_str().unwrap(),
+        "--against",
+        "random,greedy",
+        "--eval-games",
+        "6",
+        "--eval-simulations",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.starts_with("config:"))
+        .collect();
+    assert!(lines[0].starts_with("checkpoint,step,"), "{stdout}");
+    assert_eq!(lines.len(), 3, "a header and one line per agent: {stdout}");
+    for (line, agent) in lines[1..].iter().zip(["random", "greedy"]) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!(cells[4], agent, "{line}");
+        let (games, w, d, l) = (cells[6], cells[7], cells[8], cells[9]);
+        assert_eq!(games, "6", "{line}");
+        // The match's last progress line on stderr carries the same W-D-L as its CSV line.
+        let last = format!(
+            "{} vs {agent}: {w}-{d}-{l} after 3 of 3 pairs",
+            checkpoint.display()
+        );
+        assert!(
+            stderr.lines().any(|s| s == last),
+            "no line `{last}` in stderr:\n{stderr}"
+        );
+    }
+}

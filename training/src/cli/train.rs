@@ -40,7 +40,8 @@ pub struct Args {
     #[arg(long)]
     bench: bool,
     /// Instead of training, play these checkpoints (with --eval-simulations per move) against
-    /// every agent of --against and print one CSV line per pair (a learning curve).
+    /// every agent of --against and print one CSV line per pair (a learning curve); the
+    /// progress of each match, with its W-D-L so far, goes to stderr.
     #[arg(long, num_args = 1..)]
     evaluate: Vec<PathBuf>,
     /// Baseline agents of --evaluate, comma-separated (e.g. `mcts:1000,alphabeta:6`).
@@ -276,7 +277,14 @@ fn evaluate(
                 max_plies: cfg.max_plies.max(meta.config.max_plies),
                 ..cfg.eval_match_config()
             };
-            let r = eval::play_match(&rules, Box::new(me), other, cfg.eval_games, &match_config)?;
+            let r = eval::play_match_observed(
+                &rules,
+                Box::new(me),
+                other,
+                cfg.eval_games,
+                &match_config,
+                progress(&format!("{} vs {spec}", path.display()), cfg.eval_games),
+            )?;
             println!(
                 "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{}",
                 path.display(),
@@ -300,6 +308,34 @@ fn evaluate(
         series.draw(png, &Curve::title(&variant, cfg.eval_simulations))?;
     }
     Ok(())
+}
+
+/// The progress of an evaluation match on stderr (the CSV goes to stdout): a bar on a terminal,
+/// otherwise (a log file) a line at every tenth of the pairs, each with the W-D-L so far.
+fn progress(label: &str, games: usize) -> impl FnMut(usize, &eval::MatchResult) {
+    let pairs = games.div_ceil(2).max(1);
+    let bar = ProgressBar::new(pairs as u64).with_style(
+        ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} pairs {elapsed}<{eta}")
+            .expect("a valid template"),
+    );
+    let label = label.to_string();
+    move |done, so_far| {
+        let tally = format!(
+            "{label}: {}-{}-{}",
+            so_far.wins, so_far.draws, so_far.losses
+        );
+        if bar.is_hidden() {
+            if done * 10 / pairs != (done - 1) * 10 / pairs || done == pairs {
+                eprintln!("{tally} after {done} of {pairs} pairs");
+            }
+        } else {
+            bar.set_message(tally);
+            bar.set_position(done as u64);
+            if done == pairs {
+                bar.finish_and_clear();
+            }
+        }
+    }
 }
 
 /// Prints a line above the progress bar (or plainly when the bar is hidden, e.g. in a log file).
