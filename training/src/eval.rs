@@ -95,17 +95,19 @@ mod tests {
         }
     }
 
+    /// The two seeded baselines the counting tests play.
+    fn random_and_greedy() -> (Box<dyn Agent>, Box<dyn Agent>) {
+        (
+            agents::parse("random", 1).unwrap(),
+            agents::parse("greedy", 2).unwrap(),
+        )
+    }
+
     #[test]
     fn every_game_is_counted_once() {
         let rules: Variant = "oware".parse().unwrap();
-        let r = play_match(
-            &rules,
-            agents::parse("random", 1).unwrap(),
-            agents::parse("greedy", 2).unwrap(),
-            10,
-            &config(4),
-        )
-        .unwrap();
+        let (random, greedy) = random_and_greedy();
+        let r = play_match(&rules, random, greedy, 10, &config(4)).unwrap();
         assert_eq!(r.games(), 10);
         assert!(r.distinct > 1 && r.distinct <= 10, "{r:?}");
     }
@@ -145,14 +147,10 @@ mod tests {
     fn the_observer_sees_every_pair_with_the_tally_so_far() {
         let rules: Variant = "oware".parse().unwrap();
         let mut seen = Vec::new();
-        let r = play_match_observed(
-            &rules,
-            agents::parse("random", 1).unwrap(),
-            agents::parse("greedy", 2).unwrap(),
-            10,
-            &config(4),
-            |done, so_far| seen.push((done, so_far.games(), *so_far)),
-        )
+        let (random, greedy) = random_and_greedy();
+        let r = play_match_observed(&rules, random, greedy, 10, &config(4), |done, so_far| {
+            seen.push((done, so_far.games(), *so_far))
+        })
         .unwrap();
         let counts: Vec<_> = seen.iter().map(|&(d, g, _)| (d, g)).collect();
         assert_eq!(counts, [(1, 2), (2, 4), (3, 6), (4, 8), (5, 10)]);
@@ -161,14 +159,8 @@ mod tests {
             (last.wins, last.draws, last.losses),
             (r.wins, r.draws, r.losses)
         );
-        let plain = play_match(
-            &rules,
-            agents::parse("random", 1).unwrap(),
-            agents::parse("greedy", 2).unwrap(),
-            10,
-            &config(4),
-        )
-        .unwrap();
+        let (random, greedy) = random_and_greedy();
+        let plain = play_match(&rules, random, greedy, 10, &config(4)).unwrap();
         assert_eq!(plain, r, "observing a match does not change it");
     }
 
