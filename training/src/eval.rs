@@ -56,10 +56,10 @@ pub fn play_match(
     games: usize,
     config: &MatchConfig,
 ) -> Result<MatchResult, MatchError> {
-    play_match_observed(rules, a, b, games, config, |_, _| {})
+    play_match_observed(rules, a, b, games, config, |_, _, _| {})
 }
 
-/// [`play_match`], calling `on_pair(pairs done, result so far)` as each pair of games ends
+/// [`play_match`], calling `on_pair(pairs done, pairs in all, result so far)` as each pair ends
 /// (`ayo train --evaluate` shows its progress with it). `distinct` is counted at the end.
 pub fn play_match_observed(
     rules: &Variant,
@@ -67,7 +67,7 @@ pub fn play_match_observed(
     b: Box<dyn Agent>,
     games: usize,
     config: &MatchConfig,
-    mut on_pair: impl FnMut(usize, &MatchResult),
+    mut on_pair: impl FnMut(usize, usize, &MatchResult),
 ) -> Result<MatchResult, MatchError> {
     let mut players = vec![a, b];
     let schedule = vec![(0, 1); games.div_ceil(2)];
@@ -76,7 +76,7 @@ pub fn play_match_observed(
     let pairs = tournament::play(rules, &mut players, &schedule, config, |pair| {
         result.add(pair);
         done += 1;
-        on_pair(done, &result);
+        on_pair(done, schedule.len(), &result);
         Control::Continue
     })?;
     result.distinct = tournament::distinct_games(&pairs) as u32;
@@ -148,13 +148,21 @@ mod tests {
         let rules: Variant = "oware".parse().unwrap();
         let mut seen = Vec::new();
         let (random, greedy) = random_and_greedy();
-        let r = play_match_observed(&rules, random, greedy, 10, &config(4), |done, so_far| {
-            seen.push((done, so_far.games(), *so_far))
-        })
+        let r = play_match_observed(
+            &rules,
+            random,
+            greedy,
+            10,
+            &config(4),
+            |done, all, so_far| seen.push((done, all, so_far.games(), *so_far)),
+        )
         .unwrap();
-        let counts: Vec<_> = seen.iter().map(|&(d, g, _)| (d, g)).collect();
-        assert_eq!(counts, [(1, 2), (2, 4), (3, 6), (4, 8), (5, 10)]);
-        let last = seen.last().unwrap().2;
+        let counts: Vec<_> = seen.iter().map(|&(d, all, g, _)| (d, all, g)).collect();
+        assert_eq!(
+            counts,
+            [(1, 5, 2), (2, 5, 4), (3, 5, 6), (4, 5, 8), (5, 5, 10)]
+        );
+        let last = seen.last().unwrap().3;
         assert_eq!(
             (last.wins, last.draws, last.losses),
             (r.wins, r.draws, r.losses)

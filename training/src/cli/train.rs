@@ -283,7 +283,7 @@ fn evaluate(
                 other,
                 cfg.eval_games,
                 &match_config,
-                progress(&format!("{} vs {spec}", path.display()), cfg.eval_games),
+                progress(&format!("{} vs {spec}", path.display())),
             )?;
             println!(
                 "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{}",
@@ -312,14 +312,13 @@ fn evaluate(
 
 /// The progress of an evaluation match on stderr (the CSV goes to stdout): a bar on a terminal,
 /// otherwise (a log file) a line at every tenth of the pairs, each with the W-D-L so far.
-fn progress(label: &str, games: usize) -> impl FnMut(usize, &eval::MatchResult) {
-    let pairs = games.div_ceil(2).max(1);
-    let bar = ProgressBar::new(pairs as u64).with_style(
+fn progress(label: &str) -> impl FnMut(usize, usize, &eval::MatchResult) {
+    let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} pairs {elapsed}<{eta}")
             .expect("a valid template"),
     );
     let label = label.to_string();
-    move |done, so_far| {
+    move |done, pairs, so_far| {
         let tally = format!(
             "{label}: {}-{}-{}",
             so_far.wins, so_far.draws, so_far.losses
@@ -329,6 +328,7 @@ fn progress(label: &str, games: usize) -> impl FnMut(usize, &eval::MatchResult) 
                 eprintln!("{tally} after {done} of {pairs} pairs");
             }
         } else {
+            bar.set_length(pairs as u64);
             bar.set_message(tally);
             bar.set_position(done as u64);
             if done == pairs {
