@@ -5,7 +5,8 @@
 # workspace's tests (rules, perft, conformance, OpenSpiel differential, env, agents, training,
 # tournaments, CLI, `ayo serve` in a headless browser — chromium and chromedriver installed by
 # apt when missing) in the release profile — the main job's, so the workspace compiles once for
-# both — a short run of every fuzz target, and the Python package's tests.
+# both — a short run of every fuzz target, the result scripts' tests (scripts/tests) and the
+# Python package's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -43,6 +44,12 @@ if [ -f scripts/fuzz.sh ]; then
     echo "== fuzz targets, short run =="
     bash scripts/fuzz.sh short
 fi
+
+echo "== result scripts' tests (scripts/tests) =="
+# ship_run, prune_checkpoints, models_table and tournament_table on hand-made run folders in a
+# temporary copy of the repository's layout.
+VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
+"$VENV_PY" -m pytest -q scripts/tests
 
 echo "== python package tests =="
 bash scripts/test-python.sh

@@ -2,7 +2,7 @@
 """Prints the README's table of the per-variant tournaments (scripts/tournament-models.sh):
 Elo of each baseline relative to the variant's network (the anchor, 0), with 95 % intervals,
 and each player's score. A `<variant>-match` folder (a network trained on whole matches, in a
-tournament of whole matches) adds a row "<variant> (matches)".
+tournament of whole matches) adds a row "<variant> (whole matches)".
 
     python3 scripts/tournament_table.py [experiments/tournaments]
 """

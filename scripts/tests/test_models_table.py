@@ -1,0 +1,73 @@
+"""scripts/models_table.py: its W-D-L cell and opening plies, and the two tables it prints, run on
+a copy of the repository's layout (conftest.repo) with hand-made model metadata, final.csv,
+match.csv and ceiling crosstables: one row per variant in a fixed order, a row of dashes for a
+variant without its model, the whole-match column summed over both baselines, and the ceiling
+table's W-D-L and pair counts from a crosstable's seat columns."""
+
+import json
+
+import models_table
+from conftest import result, run_script, write_csv
+
+CROSS_FIELDS = ["player", "opponent", "south_w", "south_d", "south_l", "north_w", "north_d", "north_l",
+                "pairs_ll", "pairs_ld", "pairs_dd_wl", "pairs_wd", "pairs_ww", "distinct"]
+
+
+def test_wdl():
+    r = {"games": "200", "wins": "174", "draws": "12", "losses": "14", "score": "0.900"}
+    assert models_table.wdl(r) == "174-12-14 (87.0 % wins, score 90.0 %)"
+    assert models_table.wdl({"games": 40, "wins": 1, "draws": 0, "losses": 39, "score": 0.025}) == \
+        "1-0-39 (2.5 % wins, score 2.5 %)"
+    assert models_table.wdl(None) == "—"
+
+
+def test_opening_plies():
+    assert [models_table.opening_plies(v) for v in models_table.VARIANTS] == [4, 4, 4, 4, 4, 4, 4, 8]
+
+
+def cross(player, opponent, south, north, ll, ww):
+    return dict(zip(CROSS_FIELDS, [player, opponent, *south, *north, ll, 0, 0, 0, ww, 100]))
+
+
+def test_tables(repo):
+    def model(v, minutes, positions):
+        (repo / "models" / v).mkdir()
+        (repo / "models" / v / f"{v}-1h.json").write_text(json.dumps({"wall_time_s": 60 * minutes, "positions": positions}))
+    model("ncho", 60.003, 22454016)
+    model("oware", 30, 8.04e6)
+    model("adi", 59.6, 7_960_000)
+    exp = repo / "experiments"
+    write_csv(exp / "ncho-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199),
+                                              result("alphabeta:6", 200, 174, 12, 14, "0.900")])
+    write_csv(exp / "ncho-1h" / "match.csv", [result("mcts:1000", 200, 175, 0, 25, "0.875", truncated=1),
+                                              result("alphabeta:6", 200, 160, 4, 36, "0.810", truncated=3)])
+    write_csv(exp / "oware-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199)])
+    write_csv(exp / "ceiling" / "ncho" / "crosstable.csv", [
+        cross("alphabeta:10", "mcts:1000", (21, 9, 20), (23, 13, 14), 0, 0),
+        cross("mcts:1000", "alphabeta:10", (14, 13, 23), (20, 9, 21), 0, 0),  # the other side: not read
+        cross("alphabeta:10", "alphabeta:6", (33, 3, 14), (23, 8, 19), 2, 6)], CROSS_FIELDS)
+    write_csv(exp / "ceiling" / "jerin" / "crosstable.csv", [
+        cross("alphabeta:12", "mcts:1000", (40, 5, 5), (38, 6, 6), 1, 30)], CROSS_FIELDS)
+    dashes = "| — | — | — | — | — | — | — |"
+    assert run_script(repo, "models_table.py").splitlines() == [
+        "| variant | checkpoint | training | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | distinct games | "
+        "whole matches (W-D-L vs mcts:1000 / alphabeta:6, truncated) | run |",
+        "|---|---|---|---|---|---|---|---|",
+        "| `oware` | `models/oware/oware-1h.ot` | 30 min, 8.0 M positions | 94-40-66 (47.0 % wins, score 57.0 %) | — "
+        "| 199 of 200 | — (one game is the whole game) | [`experiments/oware-1h/`](experiments/oware-1h/) |",
+        "| `ayo` " + dashes,
+        "| `ayoayo` " + dashes,
+        "| `ncho` | `models/ncho/ncho-1h.ot` | 60 min, 22.5 M positions | 94-40-66 (47.0 % wins, score 57.0 %) "
+        "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 175-0-25 (87.5 % wins, score 87.5 %) "
+        "/ 160-4-36 (80.0 % wins, score 81.0 %); 4 of 400 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
+        "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/adi-1h/`](experiments/adi-1h/) |",
+        "| `jerin` " + dashes,
+        "| `jodu` " + dashes,
+        "| `yao` " + dashes,
+        "",
+        "| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",
+        "|---|---|---|---|---|",
+        "| `ncho` | `alphabeta:10` | 44-22-34 (44.0 % wins, score 55.0 %) | 56-11-33 (56.0 % wins, score 61.5 %) "
+        "| 0 / 50 / 0 and 6 / 42 / 2 |",
+        "| `jerin` | `alphabeta:12` | 78-11-11 (78.0 % wins, score 83.5 %) | — | 30 / 19 / 1 |",
+    ]
