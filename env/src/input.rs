@@ -62,16 +62,30 @@ pub fn deserialize_lookahead<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u
         Flag(bool),
         Plies(u64),
     }
-    let plies = match Written::deserialize(d)? {
-        Written::Flag(on) => on as u64,
-        Written::Plies(n) => n,
-    };
-    if plies > MAX_LOOKAHEAD as u64 {
-        return Err(serde::de::Error::custom(format!(
-            "lookahead = {plies}: expected false, true or a number of plies from 0 to {MAX_LOOKAHEAD}"
-        )));
+    match Written::deserialize(d)? {
+        Written::Flag(on) => Ok(on as u8),
+        Written::Plies(n) => lookahead_plies(&n.to_string()),
     }
-    Ok(plies as u8)
+    .map_err(serde::de::Error::custom)
+}
+
+/// Reads a `--lookahead` value as a config's `lookahead` reads: `false`, `true` or a number of
+/// plies from 0 to [`MAX_LOOKAHEAD`]. For clap's `value_parser`.
+pub fn parse_lookahead(s: &str) -> Result<u8, String> {
+    match s {
+        "false" => Ok(0),
+        "true" => Ok(1),
+        plies => lookahead_plies(plies),
+    }
+}
+
+fn lookahead_plies(written: &str) -> Result<u8, String> {
+    match written.parse::<u8>() {
+        Ok(plies) if plies <= MAX_LOOKAHEAD => Ok(plies),
+        _ => Err(format!(
+            "lookahead = {written}: expected false, true or a number of plies from 0 to {MAX_LOOKAHEAD}"
+        )),
+    }
 }
 
 #[cfg(test)]
@@ -99,5 +113,25 @@ mod tests {
         let e = read(r#"{"lookahead": 4}"#).unwrap_err();
         assert!(e.contains("lookahead = 4") && e.contains("0 to 3"), "{e}");
         assert!(read(r#"{"lookahead": "deep"}"#).is_err());
+    }
+
+    #[test]
+    fn the_command_line_reads_lookahead_as_a_config_does() {
+        for (flag, json) in [
+            ("false", "false"),
+            ("true", "true"),
+            ("0", "0"),
+            ("1", "1"),
+            ("3", "3"),
+            ("4", "4"),
+            ("300", "300"),
+            ("-1", "-1"),
+            ("deep", r#""deep""#),
+        ] {
+            let config = read(&format!(r#"{{"lookahead": {json}}}"#));
+            assert_eq!(parse_lookahead(flag).ok(), config.ok(), "{flag}");
+        }
+        let e = parse_lookahead("4").unwrap_err();
+        assert!(e.contains("lookahead = 4") && e.contains("0 to 3"), "{e}");
     }
 }

@@ -44,7 +44,7 @@ pub struct TrainConfig {
     /// what it gains once the mover's best reply to that answer is counted (a third ply).
     /// `--lookahead` alone is 1; configs may write `true` for 1.
     #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
-          value_parser = clap::value_parser!(u8).range(0..=ayo_env::input::MAX_LOOKAHEAD as i64))]
+          value_parser = ayo_env::input::parse_lookahead)]
     #[serde(deserialize_with = "ayo_env::input::deserialize_lookahead")]
     pub lookahead: u8,
 

@@ -181,6 +181,19 @@ fn tournament_writes_tables_and_replayable_records() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("Rank"), "{stdout}");
+    // Its progress goes to stderr, pair by pair (6 pairs: each is a tenth or more), never into
+    // the tables on stdout.
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let progress: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("tournament after "))
+        .collect();
+    assert_eq!(progress.len(), 6, "{stderr}");
+    assert!(
+        progress[5].starts_with("tournament after 6 of 6 pairs, "),
+        "{stderr}"
+    );
+    assert!(!stdout.contains(" pairs, "), "{stdout}");
     for file in [
         "tournament.json",
         "ratings.csv",

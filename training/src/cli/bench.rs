@@ -25,7 +25,7 @@ pub struct Args {
     /// The vectorised env writes this many plies of look-ahead features into each observation
     /// row (`VecEnvConfig::lookahead`; `--lookahead` alone: 1): what they cost per step.
     #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
-          value_parser = clap::value_parser!(u8).range(0..=ayo_env::input::MAX_LOOKAHEAD as i64))]
+          value_parser = ayo_env::input::parse_lookahead)]
     lookahead: u8,
     /// Seconds to time each measurement (after a short warm-up).
     #[arg(long, default_value_t = 3.0)]

@@ -12,8 +12,52 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 
+use std::time::Instant;
+
 use anyhow::{Context, Result};
 use ayo_env::Variant;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The progress of a match or a tournament, pair by pair, on stderr (stdout keeps the results):
+/// a bar on a terminal; otherwise (a log file) a line at every tenth of the pairs and at the
+/// last, `STATUS after K of N pairs, T s`.
+pub struct PairProgress {
+    bar: ProgressBar,
+    started: Instant,
+}
+
+impl PairProgress {
+    /// Starts the clock of the lines' seconds.
+    pub fn start() -> Self {
+        let bar = ProgressBar::new(0).with_style(
+            ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} pairs {elapsed}<{eta}")
+                .expect("a valid template"),
+        );
+        PairProgress {
+            bar,
+            started: Instant::now(),
+        }
+    }
+
+    /// `done` of `pairs` pairs played; `status` says how they went (a W-D-L, or the label).
+    pub fn update(&self, done: usize, pairs: usize, status: &str) {
+        if self.bar.is_hidden() {
+            if done * 10 / pairs != (done - 1) * 10 / pairs || done == pairs {
+                eprintln!(
+                    "{status} after {done} of {pairs} pairs, {:.1} s",
+                    self.started.elapsed().as_secs_f64()
+                );
+            }
+        } else {
+            self.bar.set_length(pairs as u64);
+            self.bar.set_message(status.to_string());
+            self.bar.set_position(done as u64);
+            if done == pairs {
+                self.bar.finish_and_clear();
+            }
+        }
+    }
+}
 
 /// `--variant NAME [--options K=V,…]`, shared by the subcommands that play one variant.
 #[derive(clap::Args)]

@@ -148,6 +148,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
     let mut decision = SprtDecision::Continue;
     let mut write_error = None;
     let mut done = 0;
+    let progress = super::PairProgress::start();
     let played = tournament::play(rules, &mut agents, &schedule, &config, |pair| {
         done += 1;
         if let Some(dir) = &games_dir {
@@ -156,12 +157,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
                 return Control::Stop;
             }
         }
-        if done % 50 == 0 || done == total {
-            eprintln!(
-                "{done}/{total} pairs, {:.1} s",
-                started.elapsed().as_secs_f64()
-            );
-        }
+        progress.update(done, total, "tournament");
         if let Some(test) = &sprt {
             let p = if pair.result.a == 0 {
                 pair.result

@@ -1,6 +1,7 @@
 //! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
 
 use crate::cli::plot::{Curve, CSV_HEADER};
+use crate::cli::PairProgress;
 use anyhow::{Context, Result};
 use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Player, Rules, Variant};
@@ -310,31 +311,16 @@ fn evaluate(
     Ok(())
 }
 
-/// The progress of an evaluation match on stderr (the CSV goes to stdout): a bar on a terminal,
-/// otherwise (a log file) a line at every tenth of the pairs, each with the W-D-L so far.
+/// The progress of an evaluation match ([`PairProgress`]), each line with the W-D-L so far.
 fn progress(label: &str) -> impl FnMut(usize, usize, &eval::MatchResult) {
-    let bar = ProgressBar::new(0).with_style(
-        ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} pairs {elapsed}<{eta}")
-            .expect("a valid template"),
-    );
+    let progress = PairProgress::start();
     let label = label.to_string();
     move |done, pairs, so_far| {
         let tally = format!(
             "{label}: {}-{}-{}",
             so_far.wins, so_far.draws, so_far.losses
         );
-        if bar.is_hidden() {
-            if done * 10 / pairs != (done - 1) * 10 / pairs || done == pairs {
-                eprintln!("{tally} after {done} of {pairs} pairs");
-            }
-        } else {
-            bar.set_length(pairs as u64);
-            bar.set_message(tally);
-            bar.set_position(done as u64);
-            if done == pairs {
-                bar.finish_and_clear();
-            }
-        }
+        progress.update(done, pairs, &tally);
     }
 }
 
