@@ -10,7 +10,8 @@ import csv
 import pathlib
 import sys
 
-VARIANTS = ["oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao"]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from models_table import VARIANTS  # noqa: E402
 BASELINES = ["alphabeta:6", "mcts:1000", "greedy"]
 
 

@@ -31,13 +31,11 @@ impl MatchResult {
     pub fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
-    /// Counts a played pair's two games from the first agent's side (it is South in the pair's
-    /// first game).
+    /// Counts a played pair's two games from the first agent's side: the pair's `result` is
+    /// scored for its schedule's `a`, which a match's schedule makes the first agent.
     fn add(&mut self, pair: &PlayedPair) {
         self.truncated += pair.truncated;
-        for (leg, record) in pair.records.iter().enumerate() {
-            let south = tournament::south_points(record);
-            let points = if leg == 0 { south } else { 1.0 - south };
+        for points in pair.result.points {
             match points {
                 p if p > 0.5 => self.wins += 1,
                 p if p < 0.5 => self.losses += 1,
