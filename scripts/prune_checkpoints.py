@@ -2,7 +2,8 @@
 """Keeps a run folder lean before it is committed: of its numbered checkpoints, the last one and
 the two nearest 10 and 30 minutes of training; `latest.*` (a copy of the last) and the rest are
 removed (the learning curve CSV keeps what was measured of them). Tracked files are removed with
-`git rm`, untracked ones deleted.
+`git rm`, untracked ones deleted. A run with no numbered checkpoint is left as it is: its
+`latest.*`, if any, is then its only copy of the weights.
 
     python3 scripts/prune_checkpoints.py experiments/ncho-1h-b [more run folders...]
 """
@@ -27,6 +28,9 @@ def main() -> None:
     for arg in sys.argv[1:]:
         run = Path(arg)
         kept = keep(run)
+        if not kept:
+            print(f"{run}: no numbered checkpoint; nothing removed")
+            continue
         gone = [
             p
             for p in sorted(run.glob("checkpoints/*.ot")) + sorted(run.glob("checkpoints/*.json"))

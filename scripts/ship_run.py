@@ -113,7 +113,15 @@ def main():
     files += [p for k in sorted(prune_checkpoints.keep(run)) for p in (k, k.with_suffix(".json"))]
     if not args.results_only:
         files += [models / f"{name}.ot", models / f"{name}.json"]
-    print(" ".join(str(f.relative_to(ROOT)) for f in files if f.exists()))
+    print(" ".join(shown(f) for f in files if f.exists()))
+
+
+def shown(path):
+    """A path as `git add` takes it from the repository's root: relative inside it, else absolute."""
+    try:
+        return str(path.relative_to(ROOT))
+    except ValueError:
+        return str(path)
 
 
 if __name__ == "__main__":

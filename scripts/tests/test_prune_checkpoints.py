@@ -41,3 +41,14 @@ def test_run_deletes_the_others_and_latest(repo):
     assert (run / "config.toml").is_file()
     assert out.strip() == "experiments/x-1h: kept step-0000100.ot, step-0000300.ot, step-0000600.ot; removed 8 files"
     assert paths[0].read_bytes() == b"weights 100"
+
+
+def test_run_without_numbered_checkpoints_keeps_latest(repo):
+    # latest.* alone is the run's only copy of its weights: nothing is removed.
+    ckpt = repo / "experiments" / "y-1h" / "checkpoints"
+    ckpt.mkdir(parents=True)
+    (ckpt / "latest.ot").write_bytes(b"only weights")
+    (ckpt / "latest.json").write_text("{}")
+    out = run_script(repo, "prune_checkpoints.py", "experiments/y-1h")
+    assert sorted(p.name for p in ckpt.iterdir()) == ["latest.json", "latest.ot"]
+    assert out.strip() == "experiments/y-1h: no numbered checkpoint; nothing removed"

@@ -144,3 +144,14 @@ def test_header_by_config(repo, variant, config, final, present, absent):
     text = (run / "RESULTS.md").read_text()
     assert [s for s in present if s not in text] == []
     assert [s for s in absent if s in text] == []
+
+
+def test_run_outside_the_repository(repo, tmp_path_factory):
+    # A run folder elsewhere (a copy kept aside): its files are listed by absolute path.
+    outside = tmp_path_factory.mktemp("aside")
+    run = make_run(outside, "ncho-aside-1h", minutes=[10, 60], match=MATCH)
+    out = run_script(repo, "ship_run.py", "--results-only", run, "Not shipped.")
+    assert (run / "RESULTS.md").is_file()
+    assert out.split() == [str(run / f) for f in ("match.csv", "RESULTS.md", "checkpoints/step-0000100.ot",
+                                                  "checkpoints/step-0000100.json", "checkpoints/step-0000200.ot",
+                                                  "checkpoints/step-0000200.json")]
