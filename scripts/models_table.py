@@ -1,5 +1,6 @@
 """Prints the "Trained models" table (one row per variant) from the shipped models' metadata and
-their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh).
+their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh; whole matches
+also from match-seed2.csv, the same network from a second set of openings, where measured).
 
     python3 scripts/models_table.py            # markdown table on stdout
 
@@ -37,6 +38,21 @@ def rows(path):
         return {r["agent"]: r for r in csv.DictReader(f)}
 
 
+def pooled(*tables):
+    """Measurements of one network in several files (match.csv and match-seed2.csv: other
+    openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
+    match is counted as a draw)."""
+    out = {}
+    for table in tables:
+        for agent, r in table.items():
+            total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
+            for k in total:
+                total[k] += int(r[k])
+    for r in out.values():
+        r["score"] = (r["wins"] + r["draws"] / 2) / r["games"]
+    return out
+
+
 def wdl(r):
     if not r:
         return "—"
@@ -56,7 +72,7 @@ def main():
         meta = json.loads(meta_path.read_text())
         run = ROOT / "experiments" / run_name
         final = rows(run / "final.csv")
-        match = rows(run / "match.csv")
+        match = pooled(rows(run / "match.csv"), rows(run / "match-seed2.csv"))
         m, a = final.get("mcts:1000"), final.get("alphabeta:6")
         distinct = "/".join(r["distinct"] + " of " + r["games"] for r in (m, a) if r) or "—"
         if match:

@@ -1,7 +1,8 @@
 """scripts/models_table.py: its W-D-L cell and opening plies, and the two tables it prints, run on
 a copy of the repository's layout (conftest.repo) with hand-made model metadata, final.csv,
 match.csv and ceiling crosstables: one row per variant in a fixed order, a row of dashes for a
-variant without its model, the whole-match column summed over both baselines, and the ceiling
+variant without its model, the whole-match column with a second set of openings (match-seed2.csv)
+added in and its cut matches summed over both baselines, and the ceiling
 table's W-D-L and pair counts from a crosstable's seat columns."""
 
 import json
@@ -19,6 +20,18 @@ def test_wdl():
     assert models_table.wdl({"games": 40, "wins": 1, "draws": 0, "losses": 39, "score": 0.025}) == \
         "1-0-39 (2.5 % wins, score 2.5 %)"
     assert models_table.wdl(None) == "—"
+
+
+def test_pooled():
+    first = {"mcts:1000": result("mcts:1000", 200, 171, 0, 29, "0.855"),
+             "alphabeta:6": result("alphabeta:6", 200, 160, 4, 36, "0.810", truncated=3)}
+    second = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", truncated=1)}
+    both = models_table.pooled(first, second)
+    assert both["mcts:1000"] == {"games": 400, "wins": 351, "draws": 1, "losses": 48, "truncated": 1,
+                                 "score": 0.87875}
+    assert models_table.wdl(both["mcts:1000"]) == "351-1-48 (87.8 % wins, score 87.9 %)"
+    assert both["alphabeta:6"]["games"] == 200 and both["alphabeta:6"]["score"] == 0.81
+    assert models_table.pooled({}, {}) == {}
 
 
 def test_opening_plies():
@@ -41,6 +54,7 @@ def test_tables(repo):
                                               result("alphabeta:6", 200, 174, 12, 14, "0.900")])
     write_csv(exp / "ncho-1h" / "match.csv", [result("mcts:1000", 200, 175, 0, 25, "0.875", truncated=1),
                                               result("alphabeta:6", 200, 160, 4, 36, "0.810", truncated=3)])
+    write_csv(exp / "ncho-1h" / "match-seed2.csv", [result("mcts:1000", 200, 180, 2, 18, "0.905", truncated=2)])
     write_csv(exp / "oware-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199)])
     write_csv(exp / "ceiling" / "ncho" / "crosstable.csv", [
         cross("alphabeta:10", "mcts:1000", (21, 9, 20), (23, 13, 14), 0, 0),
@@ -58,8 +72,8 @@ def test_tables(repo):
         "| `ayo` " + dashes,
         "| `ayoayo` " + dashes,
         "| `ncho` | `models/ncho/ncho-1h.ot` | 60 min, 22.5 M positions | 94-40-66 (47.0 % wins, score 57.0 %) "
-        "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 175-0-25 (87.5 % wins, score 87.5 %) "
-        "/ 160-4-36 (80.0 % wins, score 81.0 %); 4 of 400 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
+        "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 355-2-43 (88.8 % wins, score 89.0 %) "
+        "/ 160-4-36 (80.0 % wins, score 81.0 %); 6 of 600 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
         "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/adi-1h/`](experiments/adi-1h/) |",
         "| `jerin` " + dashes,
         "| `jodu` " + dashes,

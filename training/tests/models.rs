@@ -79,6 +79,32 @@ fn every_variant_ships_a_model_that_loads_and_beats_random() {
     }
 }
 
+/// `ayo train --variant V` starts from V's tuned config (`experiments/V.toml`, built into the
+/// binary), said to be the settings V's shipped network was trained with: every key of it, the
+/// seed included, equals the config in the shipped checkpoint's metadata. A config changed
+/// without shipping a network from it (or the reverse) fails here.
+#[test]
+fn every_tuned_config_is_the_one_its_shipped_network_was_trained_with() {
+    use ayo_train::config::{tuned, TrainConfig};
+    let list = ayo_train::shipped::read(&models()).expect("models/shipped.json");
+    for variant in VARIANT_NAMES {
+        let text = tuned(variant).unwrap_or_else(|| panic!("{variant} has no tuned config"));
+        let config = TrainConfig::from_toml(text)
+            .unwrap_or_else(|e| panic!("experiments/{variant}.toml: {e}"));
+        let model = models().join(&list[*variant].model);
+        let meta = NetAgent::load(&model, 8, 1)
+            .unwrap_or_else(|e| panic!("{} does not load: {e}", model.display()))
+            .meta
+            .unwrap();
+        assert_eq!(
+            config,
+            meta.config,
+            "experiments/{variant}.toml is not the config {} was trained with",
+            model.display()
+        );
+    }
+}
+
 /// `ayo engine` and `ayo play` load every shipped model.
 #[test]
 fn engine_and_play_load_every_shipped_model() {
