@@ -31,11 +31,17 @@ SHIPPED = {
 }
 
 
-def rows(path):
+def table(path):
+    """The rows of a CSV that `ayo train --evaluate` printed, in order ([] if there is none)."""
     if not path.is_file():
-        return {}
+        return []
     with path.open() as f:
-        return {r["agent"]: r for r in csv.DictReader(f)}
+        return list(csv.DictReader(f))
+
+
+def rows(path):
+    """The same, one row per agent (a final.csv or match.csv measures each agent once)."""
+    return {r["agent"]: r for r in table(path)}
 
 
 def pooled(*tables):
@@ -43,8 +49,8 @@ def pooled(*tables):
     openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
     match is counted as a draw)."""
     out = {}
-    for table in tables:
-        for agent, r in table.items():
+    for measured in tables:
+        for agent, r in measured.items():
             total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
             for k in total:
                 total[k] += int(r[k])

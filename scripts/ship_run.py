@@ -10,7 +10,6 @@ the run was started from (default experiments/<variant>.toml).
 """
 
 import argparse
-import csv
 import json
 import pathlib
 import shutil
@@ -27,17 +26,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PLIES = {2: "two", 3: "three"}
 
 
-def table(path):
-    if not path.is_file():
-        return []
-    with path.open() as f:
-        return list(csv.DictReader(f))
-
-
-def line(r):
+def line(r, label=""):
     g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
-    return (f"| `{r['agent']}` | {g} | {w}-{d}-{l} | {100 * w / g:.1f} % | {100 * float(r['score']):.1f} % "
-            f"| {r['distinct']} | {r['truncated']} |")
+    return (f"| `{r['agent']}`{label} | {g} | {w}-{d}-{l} | {100 * w / g:.1f} % | {100 * float(r['score']):.1f} % "
+            f"| {r.get('distinct', '—')} | {r['truncated']} |")
 
 
 def main():
@@ -77,7 +69,7 @@ def main():
            ("" if not args.results_only or "Not shipped." in notes else "Not shipped. ")
            + ("" if args.results_only else f"Shipped as `models/{variant}/{name}.ot`. ")]
     play = "32 simulations per move (its search's best move)"
-    rounds = table(run / "final.csv")
+    rounds = models_table.table(run / "final.csv")
     if rounds:
         out[-1] += (f"Strength of the last checkpoint, {play}, games in seat-swapped pairs from shared "
            + f"{models_table.opening_plies(variant)}-ply random openings"
@@ -88,12 +80,19 @@ def main():
     else:
         out[-1] += ("Not measured in rounds from varied ownership (`final.csv`)."
                     if "episode=match" in cfg.get("options", "") else "Not measured game by game (`final.csv`).")
-    match = table(run / "match.csv")
+    match = models_table.rows(run / "match.csv")
     if match:
+        # A second set of openings (`--seed 2`), where measured, and both sets together: what the
+        # models table quotes.
+        second = models_table.rows(run / "match-seed2.csv")
         who = "The same network" if rounds else f"The last checkpoint, {play}, in seat-swapped pairs from shared random openings,"
-        out += ["", f"{who} playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`):", "", head]
-        out += [line(r) for r in match]
-    curve = table(run / "learning_curve.csv")
+        out += ["", f"{who} playing **whole matches** (`episode=match`, ply cap 5000; `match.csv`"
+                + (", and on a second set of openings `match-seed2.csv`" if second else "") + "):", "", head]
+        out += [line(r) for r in match.values()]
+        out += [line(r, " (second openings)") for r in second.values()]
+        both = models_table.pooled({a: match[a] for a in second if a in match}, second)
+        out += [line(dict(r, agent=a), " (both sets)") for a, r in both.items()]
+    curve = models_table.table(run / "learning_curve.csv")
     if curve:
         played = " in whole matches" if "episode=match" in cfg.get("options", "") else ""
         out += ["", f"Learning curve (`learning_curve.csv`, `learning_curve.png`): score{played} by minutes of training", "",
@@ -109,7 +108,7 @@ def main():
     (run / "RESULTS.md").write_text("\n".join(out) + "\n")
     # Files to commit: the checkpoints scripts/prune_checkpoints.py keeps (run it next).
     files = [run / f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.csv", "learning_curve.png",
-                                "final.csv", "match.csv", "RESULTS.md")]
+                                "final.csv", "match.csv", "match-seed2.csv", "RESULTS.md")]
     files += [p for k in sorted(prune_checkpoints.keep(run)) for p in (k, k.with_suffix(".json"))]
     if not args.results_only:
         files += [models / f"{name}.ot", models / f"{name}.json"]

@@ -155,3 +155,19 @@ def test_run_outside_the_repository(repo, tmp_path_factory):
     assert out.split() == [str(run / f) for f in ("match.csv", "RESULTS.md", "checkpoints/step-0000100.ot",
                                                   "checkpoints/step-0000100.json", "checkpoints/step-0000200.ot",
                                                   "checkpoints/step-0000200.json")]
+
+
+def test_second_openings_and_both_sets(repo):
+    # match-seed2.csv (the same network on a second set of openings) gets its line and, summed
+    # with match.csv's line of the same opponent, the figure the models table quotes.
+    second = [result("mcts:1000", 200, 180, 0, 20, "0.900", distinct=200, truncated=1)]
+    run = make_run(repo, "ncho-2sets-1h", minutes=[10, 60], match=MATCH, **{"match-seed2": second})
+    out = run_script(repo, "ship_run.py", "--results-only", "experiments/ncho-2sets-1h", "Not shipped.")
+    lines = (run / "RESULTS.md").read_text().splitlines()
+    i = lines.index(HEAD[0])
+    assert lines[i - 2].endswith("(`episode=match`, ply cap 5000; `match.csv`, and on a second set of openings "
+                                 "`match-seed2.csv`):")
+    assert lines[i:] == HEAD + MATCH_LINES + [
+        "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 |",
+        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.8 % | 88.8 % | — | 1 |"]
+    assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()
