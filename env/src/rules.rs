@@ -317,6 +317,16 @@ pub fn tactics_bound<R: Rules>(rules: &R) -> f32 {
     WON_GAIN.max(2.0 * rules.heuristic_bound() as f32 / GAIN_UNIT)
 }
 
+/// How a round that has just ended reads for South, at the next round's start `s` (whole
+/// matches of the fours games): the share of the houses each player won over the other,
+/// [`Rules::heuristic`] over `bound` ([`Rules::heuristic_bound`], which a caller that reads many
+/// round ends computes once): 7 houses to 5 is 1/6, all 12 the whole match's 1. The baseline
+/// MCTS scores a rollout that reaches a round's end by it; self-play values a game that ends
+/// with its round (`round_share`) by it.
+pub fn round_share<R: Rules>(rules: &R, s: &R::State, bound: f32) -> f32 {
+    rules.heuristic(s, Player::South) as f32 / bound
+}
+
 /// For each action of the player to move in `s`, what playing it changes [`Rules::heuristic`]
 /// by from his view, in units of [`GAIN_UNIT`] seeds; a move that ends the game reads
 /// ±[`WON_GAIN`] (won or lost) or 0 (drawn), an illegal action 0. `out[..num_actions]` is

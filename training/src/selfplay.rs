@@ -19,6 +19,7 @@ use crate::net::Net;
 use crate::replay::Sample;
 use crate::search::{gumbel_search, SearchParams, SearchResult};
 use ayo_env::arena::agents::{self, AgentSpecError};
+use ayo_env::rules::round_share;
 use ayo_env::{Action, Agent, Player, Rules, Variant, VariantState};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -446,13 +447,12 @@ enum End {
 
 /// Each seat's result and score target where a game stopped. A game over or cut: its returns,
 /// and the seed (group) difference over half the seeds. A round over ([`End::Round`]; the
-/// state is the next round's start): read as the baseline MCTS reads a round's end, the share
-/// of the houses each player won over the other ([`Rules::heuristic`] over
-/// [`Rules::heuristic_bound`]: 7 houses to 5 is 1/6, 12 to none 1); the result is its sign, the
-/// score target half of it, the scale of a whole match's last round (12 groups to none, ½).
+/// state is the next round's start): read as the baseline MCTS reads a round's end,
+/// [`round_share`] (7 houses to 5 is 1/6, 12 to none 1); the result is its sign, the score
+/// target half of it, the scale of a whole match's last round (12 groups to none, ½).
 fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 2]) {
     let (returns, score) = if end == End::Round {
-        let share = rules.heuristic(state, Player::South) as f32 / rules.heuristic_bound() as f32;
+        let share = round_share(rules, state, rules.heuristic_bound() as f32);
         let d = match share {
             x if x > 0.0 => 1.0,
             x if x < 0.0 => -1.0,

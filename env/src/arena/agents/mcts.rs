@@ -10,7 +10,7 @@ use crate::action::{Action, ActionMask};
 use crate::agent::{Agent, Analysis};
 use crate::player::Player;
 use crate::rng::Rng;
-use crate::rules::Rules;
+use crate::rules::{round_share, Rules};
 use crate::variant::{Variant, VariantState};
 
 /// A rollout longer than this many plies is scored by the sign of [`Rules::heuristic`].
@@ -127,10 +127,9 @@ impl Mcts {
     }
 
     /// Each player's result of a uniformly random game from `s`. A rollout stops at the end
-    /// of the round it started in (whole matches of the fours games), scored by the share of
-    /// the houses each player has won over the other for the next round ([`Rules::heuristic`]
-    /// over [`Rules::heuristic_bound`]: 7 houses to 5 is worth 1/6, all 12 the match's 1), or
-    /// after [`MAX_ROLLOUT`] plies, scored by the sign of [`Rules::heuristic`].
+    /// of the round it started in (whole matches of the fours games), scored by
+    /// [`round_share`] (7 houses to 5 is worth 1/6, all 12 the match's 1), or after
+    /// [`MAX_ROLLOUT`] plies, scored by the sign of [`Rules::heuristic`].
     ///
     /// Until 2026-11-25 a round's end was scored by its sign too: a search that saw 7 houses
     /// and 11 as the same win did not work to take the last houses and end the match, and
@@ -155,11 +154,10 @@ impl Mcts {
         if rules.to_play(&s).is_none() {
             return rules.returns(&s);
         }
-        let h = rules.heuristic(&s, Player::South);
         let d = if round_over {
-            h as f32 / bound
+            round_share(rules, &s, bound)
         } else {
-            h.signum() as f32
+            rules.heuristic(&s, Player::South).signum() as f32
         };
         [d, -d]
     }
