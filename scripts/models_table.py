@@ -59,11 +59,18 @@ def pooled(*tables):
     return out
 
 
+def pct(fraction):
+    """A fraction as a percentage to the hundredth, a trailing zero dropped: 400 games give
+    quarters (87.75), 200 halves (85.5), so a figure reads as exactly as it was measured."""
+    text = f"{100 * float(fraction):.2f}"
+    return text[:-1] if text.endswith("0") else text
+
+
 def wdl(r):
     if not r:
         return "—"
     g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
-    return f"{w}-{d}-{l} ({100 * w / g:.1f} % wins, score {100 * float(r['score']):.1f} %)"
+    return f"{w}-{d}-{l} ({pct(w / g)} % wins, score {pct(r['score'])} %)"
 
 
 def main():

@@ -28,7 +28,7 @@ PLIES = {2: "two", 3: "three"}
 
 def line(r, label=""):
     g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
-    return (f"| `{r['agent']}`{label} | {g} | {w}-{d}-{l} | {100 * w / g:.1f} % | {100 * float(r['score']):.1f} % "
+    return (f"| `{r['agent']}`{label} | {g} | {w}-{d}-{l} | {models_table.pct(w / g)} % | {models_table.pct(r['score'])} % "
             f"| {r.get('distinct', '—')} | {r['truncated']} |")
 
 

@@ -20,6 +20,9 @@ def test_wdl():
     assert models_table.wdl({"games": 40, "wins": 1, "draws": 0, "losses": 39, "score": 0.025}) == \
         "1-0-39 (2.5 % wins, score 2.5 %)"
     assert models_table.wdl(None) == "—"
+    # Quarters of a percent (400 games) read exactly, not rounded half to even.
+    assert [models_table.pct(x) for x in (0.8425, 0.8775, 0.855, 1, 0.87875)] == \
+        ["84.25", "87.75", "85.5", "100.0", "87.88"]
 
 
 def test_pooled():
@@ -29,7 +32,7 @@ def test_pooled():
     both = models_table.pooled(first, second)
     assert both["mcts:1000"] == {"games": 400, "wins": 351, "draws": 1, "losses": 48, "truncated": 1,
                                  "score": 0.87875}
-    assert models_table.wdl(both["mcts:1000"]) == "351-1-48 (87.8 % wins, score 87.9 %)"
+    assert models_table.wdl(both["mcts:1000"]) == "351-1-48 (87.75 % wins, score 87.88 %)"
     assert both["alphabeta:6"]["games"] == 200 and both["alphabeta:6"]["score"] == 0.81
     assert models_table.pooled({}, {}) == {}
 
@@ -72,7 +75,7 @@ def test_tables(repo):
         "| `ayo` " + dashes,
         "| `ayoayo` " + dashes,
         "| `ncho` | `models/ncho/ncho-1h.ot` | 60 min, 22.5 M positions | 94-40-66 (47.0 % wins, score 57.0 %) "
-        "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 355-2-43 (88.8 % wins, score 89.0 %) "
+        "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 355-2-43 (88.75 % wins, score 89.0 %) "
         "/ 160-4-36 (80.0 % wins, score 81.0 %); 6 of 600 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
         "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/adi-1h/`](experiments/adi-1h/) |",
         "| `jerin` " + dashes,

@@ -169,5 +169,5 @@ def test_second_openings_and_both_sets(repo):
                                  "`match-seed2.csv`):")
     assert lines[i:] == HEAD + MATCH_LINES + [
         "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 |",
-        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.8 % | 88.8 % | — | 1 |"]
+        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | — | 1 |"]
     assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()
