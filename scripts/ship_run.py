@@ -90,7 +90,8 @@ def main():
                 + (", and on a second set of openings `match-seed2.csv`" if second else "") + "):", "", head]
         out += [line(r) for r in match.values()]
         out += [line(r, " (second openings)") for r in second.values()]
-        both = models_table.pooled({a: match[a] for a in second if a in match}, second)
+        common = [a for a in second if a in match]
+        both = models_table.pooled({a: match[a] for a in common}, {a: second[a] for a in common})
         out += [line(dict(r, agent=a), " (both sets)") for a, r in both.items()]
     curve = models_table.table(run / "learning_curve.csv")
     if curve:

@@ -160,7 +160,9 @@ def test_run_outside_the_repository(repo, tmp_path_factory):
 def test_second_openings_and_both_sets(repo):
     # match-seed2.csv (the same network on a second set of openings) gets its line and, summed
     # with match.csv's line of the same opponent, the figure the models table quotes.
-    second = [result("mcts:1000", 200, 180, 0, 20, "0.900", distinct=200, truncated=1)]
+    # An opponent measured on the second set only has no "both sets" line.
+    second = [result("mcts:1000", 200, 180, 0, 20, "0.900", distinct=200, truncated=1),
+              result("alphabeta:8", 100, 60, 0, 40, "0.600")]
     run = make_run(repo, "ncho-2sets-1h", minutes=[10, 60], match=MATCH, **{"match-seed2": second})
     out = run_script(repo, "ship_run.py", "--results-only", "experiments/ncho-2sets-1h", "Not shipped.")
     lines = (run / "RESULTS.md").read_text().splitlines()
@@ -169,5 +171,6 @@ def test_second_openings_and_both_sets(repo):
                                  "`match-seed2.csv`):")
     assert lines[i:] == HEAD + MATCH_LINES + [
         "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 |",
+        "| `alphabeta:8` (second openings) | 100 | 60-0-40 | 60.0 % | 60.0 % | 100 | 0 |",
         "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | — | 1 |"]
     assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()
