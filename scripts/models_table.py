@@ -47,16 +47,36 @@ def rows(path):
 def pooled(*tables):
     """Measurements of one network in several files (match.csv and match-seed2.csv: other
     openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
-    match is counted as a draw)."""
-    out = {}
+    match is counted as a draw); the pairs won both / split / lost both where every file of
+    that agent counted them (older CSVs have no such columns)."""
+    out, counted = {}, {}
     for measured in tables:
         for agent, r in measured.items():
             total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
             for k in total:
                 total[k] += int(r[k])
-    for r in out.values():
+            pairs = counted.setdefault(agent, dict.fromkeys(PAIRS, 0))
+            if pairs is not None and all(r.get(k) not in (None, "") for k in PAIRS):
+                for k in PAIRS:
+                    pairs[k] += int(r[k])
+            else:
+                counted[agent] = None
+    for agent, r in out.items():
         r["score"] = (r["wins"] + r["draws"] / 2) / r["games"]
+        r.update(counted[agent] or {})
     return out
+
+
+# The columns of `ayo train --evaluate`'s CSV counting the pairs of games (one opening, a game in
+# each seat) the network won both, split, lost both.
+PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
+
+
+def pairs(r):
+    """A row's pairs as "won both / split / lost both", "—" where not counted."""
+    if not all(r.get(k) not in (None, "") for k in PAIRS):
+        return "—"
+    return " / ".join(str(r[k]) for k in PAIRS)
 
 
 def pct(fraction):

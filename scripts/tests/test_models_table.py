@@ -35,6 +35,21 @@ def test_pooled():
     assert models_table.wdl(both["mcts:1000"]) == "351-1-48 (87.75 % wins, score 87.88 %)"
     assert both["alphabeta:6"]["games"] == 200 and both["alphabeta:6"]["score"] == 0.81
     assert models_table.pooled({}, {}) == {}
+    assert models_table.pairs(both["mcts:1000"]) == "—", "pairs counted in neither file"
+
+
+def test_pooled_pairs():
+    # Pairs are summed only where every file counted them: a CSV written before the columns
+    # existed leaves them out rather than undercounting.
+    counted = {"mcts:1000": result("mcts:1000", 200, 171, 0, 29, "0.855", pairs_won_both="80",
+                                   pairs_split="11", pairs_lost_both="9")}
+    again = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", pairs_won_both="84",
+                                 pairs_split="12", pairs_lost_both="4")}
+    older = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", pairs_won_both="")}
+    assert models_table.pairs(models_table.pooled(counted, again)["mcts:1000"]) == "164 / 23 / 13"
+    assert models_table.pairs(models_table.pooled(counted, older)["mcts:1000"]) == "—"
+    assert models_table.pairs(models_table.pooled(older, counted)["mcts:1000"]) == "—"
+    assert models_table.pairs(counted["mcts:1000"]) == "80 / 11 / 9"
 
 
 def test_opening_plies():

@@ -18,11 +18,20 @@ pub struct MatchResult {
     /// Different games among them, identical games (same start, same seats, same moves)
     /// counted once: how much the openings and the agents' randomness varied the games.
     pub distinct: u32,
+    /// Pairs (one opening, a game in each seat) whose both games the first agent won, and
+    /// whose both it lost; the rest are split. An opening that one seat wins whoever plays it
+    /// splits; a pair lost both times is one the first agent misplays from either side.
+    pub pairs_won_both: u32,
+    pub pairs_lost_both: u32,
 }
 
 impl MatchResult {
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
+    }
+    /// Pairs neither won nor lost both times (a draw in either game splits a pair).
+    pub fn pairs_split(&self) -> u32 {
+        self.games().div_ceil(2) - self.pairs_won_both - self.pairs_lost_both
     }
     pub fn win_rate(&self) -> f64 {
         self.wins as f64 / self.games().max(1) as f64
@@ -35,7 +44,13 @@ impl MatchResult {
     /// scored for its schedule's `a`, which a match's schedule makes the first agent.
     fn add(&mut self, pair: &PlayedPair) {
         self.truncated += pair.truncated;
-        for points in pair.result.points {
+        let points = pair.result.points;
+        if points.iter().all(|&p| p > 0.5) {
+            self.pairs_won_both += 1;
+        } else if points.iter().all(|&p| p < 0.5) {
+            self.pairs_lost_both += 1;
+        }
+        for points in points {
             match points {
                 p if p > 0.5 => self.wins += 1,
                 p if p < 0.5 => self.losses += 1,
@@ -138,6 +153,31 @@ mod tests {
         assert!(
             opened.distinct > 2,
             "random openings vary the games: {opened:?}"
+        );
+    }
+
+    #[test]
+    fn the_same_agent_in_both_seats_splits_every_pair_and_a_strong_one_wins_both() {
+        let rules: Variant = "oware".parse().unwrap();
+        // From the start, First against First is one game per seat: whoever sits on the
+        // winning side wins it, so each pair is one win and one loss for either agent.
+        let mirror = play_match(&rules, Box::new(First), Box::new(First), 8, &config(0)).unwrap();
+        assert_eq!(mirror.draws, 0, "{mirror:?}");
+        assert_eq!(
+            (
+                mirror.pairs_won_both,
+                mirror.pairs_split(),
+                mirror.pairs_lost_both
+            ),
+            (0, 4, 0)
+        );
+        let strong = agents::parse("alphabeta:4", 1).unwrap();
+        let random = agents::parse("random", 2).unwrap();
+        let r = play_match(&rules, strong, random, 10, &config(4)).unwrap();
+        assert_eq!(
+            (r.pairs_won_both, r.pairs_split(), r.pairs_lost_both),
+            (5, 0, 0),
+            "alpha-beta wins every opening from both seats against random: {r:?}"
         );
     }
 

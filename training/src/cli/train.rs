@@ -251,7 +251,8 @@ pub fn run(a: Args) -> Result<()> {
 /// seat-swapped pairs from shared random openings of `eval_opening_plies`, varied starts with
 /// `eval_varied_starts`, root noise `cfg.eval_gumbel_scale`; the games' options are the
 /// checkpoint's plus `play_options`) and prints CSV with the columns of [`CSV_HEADER`]
-/// (identical games counted once in `distinct`; games cut by the ply cap counted as draws).
+/// (identical games counted once in `distinct`; games cut by the ply cap counted as draws;
+/// each opening's pair of games won both, split or lost both).
 /// With `curve`, draws the scores by minutes of training into that PNG.
 fn evaluate(
     checkpoints: &[PathBuf],
@@ -287,7 +288,7 @@ fn evaluate(
                 progress(&format!("{} vs {spec}", path.display())),
             )?;
             println!(
-                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{}",
+                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{},{},{},{}",
                 path.display(),
                 meta.step,
                 meta.wall_time_s,
@@ -299,7 +300,10 @@ fn evaluate(
                 r.losses,
                 r.score(),
                 r.distinct,
-                r.truncated
+                r.truncated,
+                r.pairs_won_both,
+                r.pairs_split(),
+                r.pairs_lost_both
             );
             variant = rules.id();
             series.add(spec, meta.wall_time_s / 60.0, r.score());
