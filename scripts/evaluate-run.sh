@@ -10,7 +10,9 @@
 #
 # A run trained on whole matches (`options = "episode=match"`) is measured the other way round:
 # final.csv in rounds from varied ownership (`--play-options episode=round`), match.csv in whole
-# matches (ply cap 5000, GAMES games), and its learning curve in whole matches.
+# matches (ply cap 5000, GAMES games), match-seed2.csv the same against SECOND_AGAINST (mcts:1000)
+# from a second set of openings (`--seed 2`; the models table sums both sets; SECOND_AGAINST=""
+# leaves it out), and its learning curve in whole matches.
 #
 # CHECKPOINT (default RUN/checkpoints/latest.ot) names the network measured, OUT (default RUN)
 # where final.csv, match.csv and the curve go; CURVE=0 leaves the curve out.
@@ -21,6 +23,7 @@ RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
 AYO="${AYO:-target/release/ayo}"
 AGAINST="${AGAINST:-mcts:1000,alphabeta:6}"
 MATCH_AGAINST="${MATCH_AGAINST:-alphabeta:6}"
+SECOND_AGAINST="${SECOND_AGAINST-mcts:1000}"
 GAMES="${GAMES:-200}"
 CURVE_GAMES="${CURVE_GAMES:-100}"
 MATCH_GAMES="${MATCH_GAMES:-40}"
@@ -50,6 +53,12 @@ case "$variant" in
         "$AYO" train --evaluate "$CHECKPOINT" --against "$MATCH_AGAINST" \
             --play-options episode=match --max-plies 5000 \
             --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/match.csv"
+        if [ ${#ROUNDS[@]} -gt 0 ] && [ -n "$SECOND_AGAINST" ]; then
+            echo "== $RUN: whole matches from a second set of openings (--seed 2) =="
+            "$AYO" train --evaluate "$CHECKPOINT" --against "$SECOND_AGAINST" --seed 2 \
+                --play-options episode=match --max-plies 5000 \
+                --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/match-seed2.csv"
+        fi
         ;;
 esac
 # The curve last: the final figures decide whether a run ships.
