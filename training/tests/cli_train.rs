@@ -332,8 +332,14 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
         let (games, w, d, l) = (cells[6], cells[7], cells[8], cells[9]);
         assert_eq!(games, "6", "{line}");
         assert_eq!(cells.len(), lines[0].split(',').count(), "{line}");
-        let pairs: u32 = cells[13..16].iter().map(|c| c.parse::<u32>().unwrap()).sum();
-        assert_eq!(pairs, 3, "each of the 3 pairs won both, split or lost both: {line}");
+        let pairs: u32 = cells[13..16]
+            .iter()
+            .map(|c| c.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(
+            pairs, 3,
+            "each of the 3 pairs won both, split or lost both: {line}"
+        );
         // The match's last progress line on stderr carries the same W-D-L as its CSV line.
         let last = format!(
             "{} vs {agent}: {w}-{d}-{l} after 3 of 3 pairs, ",
