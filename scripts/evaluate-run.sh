@@ -44,20 +44,23 @@ if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
     MATCH_AGAINST="$AGAINST"
     MATCH_GAMES="$GAMES"
 fi
+# Whole matches of the network, CSV to $1, the other arguments added to `ayo train --evaluate`.
+whole_matches() {
+    local csv="$1"
+    shift
+    "$AYO" train --evaluate "$CHECKPOINT" "$@" --play-options episode=match --max-plies 5000 \
+        --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$csv"
+}
 echo "== $RUN ($variant): final strength, $GAMES games against each of $AGAINST =="
 "$AYO" train --evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" \
     --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/final.csv"
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
-        "$AYO" train --evaluate "$CHECKPOINT" --against "$MATCH_AGAINST" \
-            --play-options episode=match --max-plies 5000 \
-            --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/match.csv"
+        whole_matches "$OUT/match.csv" --against "$MATCH_AGAINST"
         if [ ${#ROUNDS[@]} -gt 0 ] && [ -n "$SECOND_AGAINST" ]; then
             echo "== $RUN: whole matches from a second set of openings (--seed 2) =="
-            "$AYO" train --evaluate "$CHECKPOINT" --against "$SECOND_AGAINST" --seed 2 \
-                --play-options episode=match --max-plies 5000 \
-                --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/match-seed2.csv"
+            whole_matches "$OUT/match-seed2.csv" --against "$SECOND_AGAINST" --seed 2
         fi
         ;;
 esac

@@ -56,7 +56,7 @@ def pooled(*tables):
             for k in total:
                 total[k] += int(r[k])
             pairs = counted.setdefault(agent, dict.fromkeys(PAIRS, 0))
-            if pairs is not None and all(r.get(k) not in (None, "") for k in PAIRS):
+            if pairs is not None and has_pairs(r):
                 for k in PAIRS:
                     pairs[k] += int(r[k])
             else:
@@ -72,9 +72,14 @@ def pooled(*tables):
 PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
 
 
+def has_pairs(r):
+    """Whether a row counted its pairs (CSVs written before the columns existed did not)."""
+    return all(r.get(k) not in (None, "") for k in PAIRS)
+
+
 def pairs(r):
     """A row's pairs as "won both / split / lost both", "—" where not counted."""
-    if not all(r.get(k) not in (None, "") for k in PAIRS):
+    if not has_pairs(r):
         return "—"
     return " / ".join(str(r[k]) for k in PAIRS)
 

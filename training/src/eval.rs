@@ -44,18 +44,20 @@ impl MatchResult {
     /// scored for its schedule's `a`, which a match's schedule makes the first agent.
     fn add(&mut self, pair: &PlayedPair) {
         self.truncated += pair.truncated;
-        let points = pair.result.points;
-        if points.iter().all(|&p| p > 0.5) {
-            self.pairs_won_both += 1;
-        } else if points.iter().all(|&p| p < 0.5) {
-            self.pairs_lost_both += 1;
-        }
-        for points in points {
+        let (mut won, mut lost) = (0, 0);
+        for points in pair.result.points {
             match points {
-                p if p > 0.5 => self.wins += 1,
-                p if p < 0.5 => self.losses += 1,
+                p if p > 0.5 => won += 1,
+                p if p < 0.5 => lost += 1,
                 _ => self.draws += 1,
             }
+        }
+        self.wins += won;
+        self.losses += lost;
+        match (won, lost) {
+            (2, _) => self.pairs_won_both += 1,
+            (_, 2) => self.pairs_lost_both += 1,
+            _ => {}
         }
     }
 }
