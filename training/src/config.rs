@@ -196,6 +196,13 @@ pub struct TrainConfig {
     /// move is chosen.
     #[arg(long, default_value_t = 0.0)]
     pub eval_c_scale: f32,
+    /// Whether evaluation games min-max rescale the search's action values per node before the
+    /// sigma transform (`rescale`); unset = as in self-play. With `eval_c_scale` it plays a
+    /// network trained one way with the other's search, which separates what a setting did to
+    /// training from what it does to play.
+    #[arg(long)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eval_rescale: Option<bool>,
     /// Random plies that open each pair of evaluation games (the same opening for both games
     /// of a pair, one per seat), so that a deterministic network plays different games.
     #[arg(long, default_value_t = 4)]
@@ -263,6 +270,7 @@ pub const RESUMABLE: &[&str] = &[
     "eval_gumbel_scale",
     "eval_max_considered",
     "eval_c_scale",
+    "eval_rescale",
     "eval_opening_plies",
     "eval_varied_starts",
     "threads",
@@ -702,8 +710,8 @@ impl TrainConfig {
     }
 
     /// Puts this config's evaluation settings on `params` (a checkpoint's own, or self-play's):
-    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions and
-    /// `eval_c_scale`.
+    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions,
+    /// `eval_c_scale` and `eval_rescale`.
     pub fn apply_eval_settings(&self, params: &mut SearchParams) {
         params.gumbel_scale = self.eval_gumbel_scale;
         if self.eval_max_considered > 0 {
@@ -711,6 +719,9 @@ impl TrainConfig {
         }
         if self.eval_c_scale > 0.0 {
             params.c_scale = self.eval_c_scale;
+        }
+        if let Some(rescale) = self.eval_rescale {
+            params.rescale = rescale;
         }
     }
 
@@ -908,5 +919,35 @@ mod tests {
             0.1,
             "self-play keeps its own"
         );
+    }
+
+    #[test]
+    fn evaluation_rescales_action_values_as_self_play_unless_told() {
+        let raw = TrainConfig {
+            rescale: false,
+            ..Default::default()
+        };
+        assert!(!raw.eval_search_params().rescale);
+        let rescaled = TrainConfig {
+            eval_rescale: Some(true),
+            ..raw.clone()
+        };
+        assert!(rescaled.eval_search_params().rescale);
+        assert!(!rescaled.search_params().rescale, "self-play keeps its own");
+    }
+
+    #[test]
+    fn evaluation_rescale_reads_from_a_config_file_and_an_unset_one_stays_unset() {
+        let given: Given = serde_json::from_str(r#"{"eval_rescale": false}"#).unwrap();
+        let cfg = TrainConfig::default().with(&given).unwrap();
+        assert_eq!(cfg.eval_rescale, Some(false));
+        assert!(!cfg.eval_search_params().rescale);
+        let saved = toml::to_string(&TrainConfig::default()).unwrap();
+        assert!(
+            !saved.contains("eval_rescale"),
+            "unset is not written: {saved}"
+        );
+        let back: TrainConfig = toml::from_str(&saved).unwrap();
+        assert_eq!(back.eval_rescale, None);
     }
 }
