@@ -47,23 +47,25 @@ def rows(path):
 def pooled(*tables):
     """Measurements of one network in several files (match.csv and match-seed2.csv: other
     openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
-    match is counted as a draw); the pairs won both / split / lost both where every file of
-    that agent counted them (older CSVs have no such columns)."""
+    match is counted as a draw); the pairs won both / split / lost both and the wins by seat
+    where every file of that agent counted them (older CSVs have no such columns)."""
     out, counted = {}, {}
     for measured in tables:
         for agent, r in measured.items():
             total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
             for k in total:
                 total[k] += int(r[k])
-            pairs = counted.setdefault(agent, dict.fromkeys(PAIRS, 0))
-            if pairs is not None and has_pairs(r):
-                for k in PAIRS:
-                    pairs[k] += int(r[k])
-            else:
-                counted[agent] = None
+            groups = counted.setdefault(agent, {keys: dict.fromkeys(keys, 0) for keys in (PAIRS, SEATS)})
+            for keys, sums in groups.items():
+                if sums is not None and slashed(r, keys) != "—":
+                    for k in keys:
+                        sums[k] += int(r[k])
+                else:
+                    groups[keys] = None
     for agent, r in out.items():
         r["score"] = (r["wins"] + r["draws"] / 2) / r["games"]
-        r.update(counted[agent] or {})
+        for sums in counted[agent].values():
+            r.update(sums or {})
     return out
 
 
@@ -72,16 +74,24 @@ def pooled(*tables):
 PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
 
 
-def has_pairs(r):
-    """Whether a row counted its pairs (CSVs written before the columns existed did not)."""
-    return all(r.get(k) not in (None, "") for k in PAIRS)
+SEATS = ("wins_south", "wins_north")
+
+
+def slashed(r, keys):
+    """A row's counts `keys` as "a / b / ...", "—" where the row did not count them."""
+    if not all(r.get(k) not in (None, "") for k in keys):
+        return "—"
+    return " / ".join(str(r[k]) for k in keys)
 
 
 def pairs(r):
     """A row's pairs as "won both / split / lost both", "—" where not counted."""
-    if not has_pairs(r):
-        return "—"
-    return " / ".join(str(r[k]) for k in PAIRS)
+    return slashed(r, PAIRS)
+
+
+def seats(r):
+    """A row's wins as "sitting South / sitting North", "—" where not counted."""
+    return slashed(r, SEATS)
 
 
 def pct(fraction):

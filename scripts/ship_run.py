@@ -29,7 +29,7 @@ PLIES = {2: "two", 3: "three"}
 def line(r, label=""):
     g, w, d, l = (int(r[k]) for k in ("games", "wins", "draws", "losses"))
     return (f"| `{r['agent']}`{label} | {g} | {w}-{d}-{l} | {models_table.pct(w / g)} % | {models_table.pct(r['score'])} % "
-            f"| {r.get('distinct', '—')} | {r['truncated']} | {models_table.pairs(r)} |")
+            f"| {r.get('distinct', '—')} | {r['truncated']} | {models_table.pairs(r)} | {models_table.seats(r)} |")
 
 
 def main():
@@ -54,7 +54,7 @@ def main():
         shutil.copy(run / "checkpoints" / "latest.json", models / f"{name}.json")
     cfg = meta["config"]
     head = ("| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap "
-            "| pairs won both / split / lost both |\n|---|---|---|---|---|---|---|---|")
+            "| pairs won both / split / lost both | wins as South / North |\n|---|---|---|---|---|---|---|---|---|")
     out = [f"# {name}: {meta['variant']}", "",
            f"`ayo train --config {config}{' ' + args.overrides if args.overrides else ''} --minutes {meta['wall_time_s'] / 60:.0f}` "
            "(resolved config: `config.toml`):",

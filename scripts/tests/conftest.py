@@ -21,7 +21,8 @@ sys.path.insert(0, str(SCRIPTS))  # the pure functions are imported from the rea
 
 from models_table import VARIANTS  # noqa: E402
 CSV_FIELDS = ["checkpoint", "step", "wall_time_s", "positions", "agent", "simulations", "games", "wins",
-              "draws", "losses", "score", "distinct", "truncated", "pairs_won_both", "pairs_split", "pairs_lost_both"]
+              "draws", "losses", "score", "distinct", "truncated", "pairs_won_both", "pairs_split", "pairs_lost_both",
+              "wins_south", "wins_north"]
 
 
 @pytest.fixture

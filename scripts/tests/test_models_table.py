@@ -52,6 +52,17 @@ def test_pooled_pairs():
     assert models_table.pairs(counted["mcts:1000"]) == "80 / 11 / 9"
 
 
+def test_pooled_seats():
+    # The wins by seat are summed where every file counted them, whatever the pairs did.
+    seated = {"mcts:1000": result("mcts:1000", 200, 171, 0, 29, "0.855", wins_south="90", wins_north="81")}
+    again = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", wins_south="92", wins_north="88")}
+    older = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025")}
+    both = models_table.pooled(seated, again)["mcts:1000"]
+    assert models_table.seats(both) == "182 / 169" and models_table.pairs(both) == "—"
+    assert models_table.seats(models_table.pooled(seated, older)["mcts:1000"]) == "—"
+    assert models_table.seats(seated["mcts:1000"]) == "90 / 81"
+
+
 def test_opening_plies():
     assert [models_table.opening_plies(v) for v in models_table.VARIANTS] == [4, 4, 4, 4, 4, 4, 4, 8]
 

@@ -23,17 +23,17 @@ META = {
     "step": 87479, "wall_time_s": 3600.2, "games": 197902, "positions": 22454016, "samples": 44789248,
 }
 HEAD = ["| opponent | games | W-D-L | wins | score | distinct games | cut by the ply cap "
-        "| pairs won both / split / lost both |",
-        "|---|---|---|---|---|---|---|---|"]
+        "| pairs won both / split / lost both | wins as South / North |",
+        "|---|---|---|---|---|---|---|---|---|"]
 FINAL = [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199),
          result("alphabeta:6", 200, 174, 12, 14, "0.900")]
-FINAL_LINES = ["| `mcts:1000` | 200 | 94-40-66 | 47.0 % | 57.0 % | 199 | 0 | — |",
-               "| `alphabeta:6` | 200 | 174-12-14 | 87.0 % | 90.0 % | 200 | 0 | — |"]
+FINAL_LINES = ["| `mcts:1000` | 200 | 94-40-66 | 47.0 % | 57.0 % | 199 | 0 | — | — |",
+               "| `alphabeta:6` | 200 | 174-12-14 | 87.0 % | 90.0 % | 200 | 0 | — | — |"]
 MATCH = [result("mcts:1000", 200, 175, 0, 25, "0.875", distinct=199, pairs_won_both=80, pairs_split=15,
-                pairs_lost_both=5),
+                pairs_lost_both=5, wins_south=90, wins_north=85),
          result("alphabeta:6", 200, 160, 4, 36, "0.810", distinct=198, truncated=3)]
-MATCH_LINES = ["| `mcts:1000` | 200 | 175-0-25 | 87.5 % | 87.5 % | 199 | 0 | 80 / 15 / 5 |",
-               "| `alphabeta:6` | 200 | 160-4-36 | 80.0 % | 81.0 % | 198 | 3 | — |"]
+MATCH_LINES = ["| `mcts:1000` | 200 | 175-0-25 | 87.5 % | 87.5 % | 199 | 0 | 80 / 15 / 5 | 90 / 85 |",
+               "| `alphabeta:6` | 200 | 160-4-36 | 80.0 % | 81.0 % | 198 | 3 | — | — |"]
 
 
 def make_run(repo, name, meta=META, minutes=(), **csvs):
@@ -164,7 +164,7 @@ def test_second_openings_and_both_sets(repo):
     # with match.csv's line of the same opponent, the figure the models table quotes.
     # An opponent measured on the second set only has no "both sets" line.
     second = [result("mcts:1000", 200, 180, 0, 20, "0.900", distinct=200, truncated=1, pairs_won_both=82,
-                     pairs_split=16, pairs_lost_both=2),
+                     pairs_split=16, pairs_lost_both=2, wins_south=95, wins_north=85),
               result("alphabeta:8", 100, 60, 0, 40, "0.600")]
     run = make_run(repo, "ncho-2sets-1h", minutes=[10, 60], match=MATCH, **{"match-seed2": second})
     out = run_script(repo, "ship_run.py", "--results-only", "experiments/ncho-2sets-1h", "Not shipped.")
@@ -173,7 +173,7 @@ def test_second_openings_and_both_sets(repo):
     assert lines[i - 2].endswith("(`episode=match`, ply cap 5000; `match.csv`, and on a second set of openings "
                                  "`match-seed2.csv`):")
     assert lines[i:] == HEAD + MATCH_LINES + [
-        "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 | 82 / 16 / 2 |",
-        "| `alphabeta:8` (second openings) | 100 | 60-0-40 | 60.0 % | 60.0 % | 100 | 0 | — |",
-        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | — | 1 | 162 / 31 / 7 |"]
+        "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 | 82 / 16 / 2 | 95 / 85 |",
+        "| `alphabeta:8` (second openings) | 100 | 60-0-40 | 60.0 % | 60.0 % | 100 | 0 | — | — |",
+        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | — | 1 | 162 / 31 / 7 | 185 / 170 |"]
     assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()

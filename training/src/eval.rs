@@ -23,6 +23,9 @@ pub struct MatchResult {
     /// splits; a pair lost both times is one the first agent misplays from either side.
     pub pairs_won_both: u32,
     pub pairs_lost_both: u32,
+    /// Wins of the first agent sitting South (the rest of its wins it took sitting North):
+    /// where an opening favours one seat, how often the agent wins from the other.
+    pub wins_south: u32,
 }
 
 impl MatchResult {
@@ -32,6 +35,10 @@ impl MatchResult {
     /// Pairs neither won nor lost both times (a draw in either game splits a pair).
     pub fn pairs_split(&self) -> u32 {
         self.games().div_ceil(2) - self.pairs_won_both - self.pairs_lost_both
+    }
+    /// Wins of the first agent sitting North.
+    pub fn wins_north(&self) -> u32 {
+        self.wins - self.wins_south
     }
     pub fn win_rate(&self) -> f64 {
         self.wins as f64 / self.games().max(1) as f64
@@ -45,6 +52,10 @@ impl MatchResult {
     fn add(&mut self, pair: &PlayedPair) {
         self.truncated += pair.truncated;
         let (mut won, mut lost) = (0, 0);
+        // `points[0]` is the game the first agent played South.
+        if pair.result.points[0] > 0.5 {
+            self.wins_south += 1;
+        }
         for points in pair.result.points {
             match points {
                 p if p > 0.5 => won += 1,
@@ -181,6 +192,38 @@ mod tests {
             (5, 0, 0),
             "alpha-beta wins every opening from both seats against random: {r:?}"
         );
+    }
+
+    /// Who wins the game `First` plays against itself from the start, South moving first:
+    /// the game played here by the rules alone, outside the match driver.
+    fn first_against_itself(rules: &Variant) -> Option<ayo_env::Player> {
+        let mut s = rules.start(ayo_env::Player::South);
+        while !rules.is_terminal(&s) {
+            let action = rules.legal_mask(&s).iter().next().unwrap();
+            rules.play(&mut s, action).unwrap();
+        }
+        let [south, north] = rules.returns(&s);
+        match south.total_cmp(&north) {
+            std::cmp::Ordering::Greater => Some(ayo_env::Player::South),
+            std::cmp::Ordering::Less => Some(ayo_env::Player::North),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    #[test]
+    fn wins_are_counted_by_the_seat_they_were_won_from() {
+        let rules: Variant = "oware".parse().unwrap();
+        let winner = first_against_itself(&rules).expect("the game is decided");
+        let mirror = play_match(&rules, Box::new(First), Box::new(First), 8, &config(0)).unwrap();
+        let from_winning_seat = (mirror.wins_south, mirror.wins_north());
+        match winner {
+            ayo_env::Player::South => assert_eq!(from_winning_seat, (4, 0), "{mirror:?}"),
+            ayo_env::Player::North => assert_eq!(from_winning_seat, (0, 4), "{mirror:?}"),
+        }
+        let strong = agents::parse("alphabeta:4", 1).unwrap();
+        let random = agents::parse("random", 2).unwrap();
+        let r = play_match(&rules, strong, random, 10, &config(4)).unwrap();
+        assert_eq!((r.wins_south, r.wins_north()), (5, 5), "{r:?}");
     }
 
     #[test]

@@ -340,6 +340,15 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
             pairs, 3,
             "each of the 3 pairs won both, split or lost both: {line}"
         );
+        let by_seat: u32 = cells[16..18]
+            .iter()
+            .map(|c| c.parse::<u32>().unwrap())
+            .sum();
+        assert_eq!(
+            by_seat.to_string(),
+            w,
+            "the wins as South and as North are the wins: {line}"
+        );
         // The match's last progress line on stderr carries the same W-D-L as its CSV line.
         let last = format!(
             "{} vs {agent}: {w}-{d}-{l} after 3 of 3 pairs, ",

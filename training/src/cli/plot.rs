@@ -42,7 +42,7 @@ pub fn run(a: Args) -> Result<()> {
 /// (`distinct`: different games, identical ones counted once; `truncated`: games cut by the
 /// ply cap; `pairs_*`: the pairs of games from one opening, one in each seat, that the network
 /// won both, split, lost both); [`Curve::add_csv`] reads its columns by these names.
-pub const CSV_HEADER: &str = "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated,pairs_won_both,pairs_split,pairs_lost_both";
+pub const CSV_HEADER: &str = "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated,pairs_won_both,pairs_split,pairs_lost_both,wins_south,wins_north";
 
 /// A learning curve: for each baseline agent, the score against it by minutes of training.
 #[derive(Default)]
@@ -361,11 +361,11 @@ mod tests {
     }
 
     const CSV: &str = concat!(
-        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated,pairs_won_both,pairs_split,pairs_lost_both",
+        "checkpoint,step,wall_time_s,positions,agent,simulations,games,wins,draws,losses,score,distinct,truncated,pairs_won_both,pairs_split,pairs_lost_both,wins_south,wins_north",
         "
-experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,mcts:1000,32,40,36,0,4,0.900,40,0,16,4,0
-experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,alphabeta:6,32,40,24,0,16,0.600,40,0,6,12,2
-experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,40,12,0,28,0.300,40,0,0,12,8
+experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,mcts:1000,32,40,36,0,4,0.900,40,0,16,4,0,19,17
+experiments/oware-1h/checkpoints/step-0030000.ot,30000,3600,8000000,alphabeta:6,32,40,24,0,16,0.600,40,0,6,12,2,14,10
+experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,40,12,0,28,0.300,40,0,0,12,8,7,5
 "
     );
 
@@ -388,7 +388,7 @@ experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,4
         );
         let short = format!("{CSV}experiments/oware-1h/x.ot,1,2\n");
         let e = curve.add_csv(&short).unwrap_err().to_string();
-        assert!(e.contains("line 5 has 3 fields, the header 16"), "{e}");
+        assert!(e.contains("line 5 has 3 fields, the header 18"), "{e}");
         assert!(curve.add_csv("").is_err());
         assert_eq!(curve.points(), 0, "nothing of a refused file is added");
     }

@@ -252,7 +252,7 @@ pub fn run(a: Args) -> Result<()> {
 /// `eval_varied_starts`, root noise `cfg.eval_gumbel_scale`; the games' options are the
 /// checkpoint's plus `play_options`) and prints CSV with the columns of [`CSV_HEADER`]
 /// (identical games counted once in `distinct`; games cut by the ply cap counted as draws;
-/// each opening's pair of games won both, split or lost both).
+/// each opening's pair of games won both, split or lost both; the wins sitting South and North).
 /// With `curve`, draws the scores by minutes of training into that PNG.
 fn evaluate(
     checkpoints: &[PathBuf],
@@ -288,7 +288,7 @@ fn evaluate(
                 progress(&format!("{} vs {spec}", path.display())),
             )?;
             println!(
-                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{},{},{},{}",
+                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{},{},{},{},{},{}",
                 path.display(),
                 meta.step,
                 meta.wall_time_s,
@@ -303,7 +303,9 @@ fn evaluate(
                 r.truncated,
                 r.pairs_won_both,
                 r.pairs_split(),
-                r.pairs_lost_both
+                r.pairs_lost_both,
+                r.wins_south,
+                r.wins_north()
             );
             variant = rules.id();
             series.add(spec, meta.wall_time_s / 60.0, r.score());
