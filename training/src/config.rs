@@ -259,6 +259,16 @@ impl Default for TrainConfig {
 /// Settings given by a config file or by flags, by key.
 pub type Given = serde_json::Map<String, serde_json::Value>;
 
+/// How a trained network plays (the root of its search in evaluation games, tournaments,
+/// `play`, `engine`, `serve`): settings a checkpoint carries that do not touch its weights, so
+/// `ayo checkpoint --out` may write a copy with others.
+pub const PLAY: &[&str] = &[
+    "eval_gumbel_scale",
+    "eval_max_considered",
+    "eval_c_scale",
+    "eval_rescale",
+];
+
 /// The settings a resumed run may change: when to checkpoint, how it is evaluated, how many
 /// torch threads it uses. Every other setting decides what the run computes.
 pub const RESUMABLE: &[&str] = &[
@@ -302,6 +312,8 @@ pub enum ConfigError {
     },
     #[error("config variant: {0}")]
     Variant(#[from] ayo_env::ParseError),
+    #[error("{key} is not a play setting of a checkpoint (expected one of {})", PLAY.join(", "))]
+    NotPlay { key: String },
 }
 
 /// The configuration tuned for each variant, `experiments/<variant>.toml`, built into the
@@ -398,6 +410,15 @@ impl TrainConfig {
             serde_json::from_value(merged).map_err(|e| ConfigError::Toml(e.to_string()))?;
         config.validate()?;
         Ok(config)
+    }
+
+    /// This configuration with other play settings ([`PLAY`]), validated; any other key is
+    /// refused, as it would describe a network trained otherwise.
+    pub fn with_play(&self, given: &Given) -> Result<TrainConfig, ConfigError> {
+        if let Some(key) = given.keys().find(|k| !PLAY.contains(&k.as_str())) {
+            return Err(ConfigError::NotPlay { key: key.clone() });
+        }
+        self.with(given)
     }
 
     /// The configuration of a resumed run: this saved configuration with the `given` settings
@@ -934,6 +955,32 @@ mod tests {
         };
         assert!(rescaled.eval_search_params().rescale);
         assert!(!rescaled.search_params().rescale, "self-play keeps its own");
+    }
+
+    #[test]
+    fn play_settings_change_alone_and_nothing_else_does() {
+        let cfg = TrainConfig::default();
+        let raw: Given =
+            serde_json::from_str(r#"{"eval_rescale": false, "eval_c_scale": 0.5}"#).unwrap();
+        let played = cfg.with_play(&raw).unwrap();
+        assert_eq!(
+            (played.eval_rescale, played.eval_c_scale),
+            (Some(false), 0.5)
+        );
+        assert_eq!(
+            TrainConfig {
+                eval_rescale: None,
+                eval_c_scale: cfg.eval_c_scale,
+                ..played
+            },
+            cfg,
+            "nothing else changed"
+        );
+        let trained: Given = serde_json::from_str(r#"{"c_scale": 0.5}"#).unwrap();
+        let e = cfg.with_play(&trained).unwrap_err().to_string();
+        assert!(e.starts_with("c_scale is not a play setting"), "{e}");
+        let bad: Given = serde_json::from_str(r#"{"eval_c_scale": -1.0}"#).unwrap();
+        assert!(cfg.with_play(&bad).is_err(), "values are checked");
     }
 
     #[test]

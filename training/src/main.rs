@@ -32,6 +32,8 @@ enum Command {
     Selfplay(cli::selfplay::Args),
     /// Play, watch and review games in the browser (see docs/serve.md).
     Serve(cli::serve::Args),
+    /// Show a checkpoint's metadata, or copy it with other play settings (its search's root).
+    Checkpoint(cli::checkpoint::Args),
     /// Draw a learning curve PNG from the CSV that `ayo train --evaluate` prints.
     Plot(cli::plot::Args),
     /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
@@ -50,6 +52,7 @@ fn main() -> Result<()> {
         Command::Play(a) => cli::play::run(a),
         Command::Serve(a) => cli::serve::run(a),
         Command::Selfplay(a) => cli::selfplay::run(a),
+        Command::Checkpoint(a) => cli::checkpoint::run(a),
         Command::Plot(a) => cli::plot::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),

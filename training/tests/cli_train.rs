@@ -360,3 +360,89 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
         );
     }
 }
+
+#[test]
+fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with_them() {
+    use ayo_train::agent::NetAgent;
+    use ayo_train::checkpoint;
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("tiny.toml");
+    std::fs::write(&config, TINY).unwrap();
+    let run = tmp.path().join("run");
+    let trained = ayo(&[
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--iterations",
+        "10",
+    ]);
+    assert!(trained.status.success(), "{}", text(&trained));
+    let original = run.join("checkpoints/latest.ot");
+    let copy = tmp.path().join("raw.ot");
+    let (orig, copied) = (original.to_str().unwrap(), copy.to_str().unwrap());
+    let out = ayo(&[
+        "checkpoint",
+        orig,
+        "--eval-rescale",
+        "false",
+        "--eval-c-scale",
+        "0.5",
+        "--out",
+        copied,
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    let (net_a, meta_a) = checkpoint::load(&original, tch::Device::Cpu).unwrap();
+    let (net_b, meta_b) = checkpoint::load(&copy, tch::Device::Cpu).unwrap();
+    let (vars_a, vars_b) = (net_a.vs.variables(), net_b.vs.variables());
+    assert_eq!(vars_a.len(), vars_b.len());
+    for (name, a) in &vars_a {
+        assert!(a.equal(&vars_b[name]), "weights {name} differ");
+    }
+    assert_eq!(
+        (meta_b.config.eval_rescale, meta_b.config.eval_c_scale),
+        (Some(false), 0.5)
+    );
+    let mut only_play = meta_b.clone();
+    only_play.config.eval_rescale = meta_a.config.eval_rescale;
+    only_play.config.eval_c_scale = meta_a.config.eval_c_scale;
+    assert_eq!(only_play, meta_a, "nothing but the play settings changed");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(copy.with_extension("json")).unwrap())
+            .unwrap();
+    assert_eq!(json["config"]["eval_rescale"], false, "{json}");
+
+    // Every player loading the copy searches with its settings; the original as trained.
+    let played = NetAgent::load(&copy, 4, 1).unwrap();
+    assert!(!played.params.rescale && played.params.c_scale == 0.5);
+    let as_trained = NetAgent::load(&original, 4, 1).unwrap();
+    assert!(as_trained.params.rescale && as_trained.params.c_scale == meta_a.config.c_scale);
+
+    // A training setting, settings without --out, no settings, a file that is no checkpoint:
+    // refused, nothing written.
+    let other = tmp.path().join("other.ot");
+    let o = other.to_str().unwrap();
+    for args in [
+        vec!["checkpoint", orig, "--c-scale", "0.5", "--out", o],
+        vec!["checkpoint", orig, "--eval-c-scale", "0.5"],
+        vec!["checkpoint", orig, "--out", o],
+        vec![
+            "checkpoint",
+            config.to_str().unwrap(),
+            "--eval-c-scale",
+            "0.5",
+            "--out",
+            o,
+        ],
+    ] {
+        let out = ayo(&args);
+        assert!(!out.status.success(), "{args:?} was accepted");
+        assert!(!other.exists(), "{args:?} wrote a file");
+    }
+    let shown = ayo(&["checkpoint", copied]);
+    assert!(shown.status.success(), "{}", text(&shown));
+    let meta: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(meta["config"]["eval_c_scale"], 0.5);
+}

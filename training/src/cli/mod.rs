@@ -1,6 +1,7 @@
 //! One module per `ayo` subcommand: its clap arguments (`Args`) and `run`.
 
 pub mod bench;
+pub mod checkpoint;
 pub mod engine;
 pub mod perft;
 pub mod play;
