@@ -1,7 +1,7 @@
 //! `ayo train` from the command line: resuming keeps the run's own settings and refuses flags
 //! that would change the run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn ayo(args: &[&str]) -> Output {
@@ -289,8 +289,9 @@ fn sigkill_at_random_moments_always_resumes() {
     assert!(last_step > 0);
 }
 
-#[test]
-fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
+/// A tiny run trained for `iterations` in a new temporary folder: the folder (removed when
+/// dropped), the config file and the run's newest checkpoint.
+fn tiny_run(iterations: u32) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let config = tmp.path().join("tiny.toml");
     std::fs::write(&config, TINY).unwrap();
@@ -302,10 +303,15 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
         "--out",
         run.to_str().unwrap(),
         "--iterations",
-        "30",
+        &iterations.to_string(),
     ]);
     assert!(trained.status.success(), "{}", text(&trained));
-    let checkpoint = run.join("checkpoints/latest.ot");
+    (tmp, config, run.join("checkpoints/latest.ot"))
+}
+
+#[test]
+fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
+    let (_tmp, _, checkpoint) = tiny_run(30);
     let out = ayo(&[
         "train",
         "--evaluate",
@@ -365,21 +371,7 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
 fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with_them() {
     use ayo_train::agent::NetAgent;
     use ayo_train::checkpoint;
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
-    std::fs::write(&config, TINY).unwrap();
-    let run = tmp.path().join("run");
-    let trained = ayo(&[
-        "train",
-        "--config",
-        config.to_str().unwrap(),
-        "--out",
-        run.to_str().unwrap(),
-        "--iterations",
-        "10",
-    ]);
-    assert!(trained.status.success(), "{}", text(&trained));
-    let original = run.join("checkpoints/latest.ot");
+    let (tmp, config, original) = tiny_run(10);
     let copy = tmp.path().join("raw.ot");
     let (orig, copied) = (original.to_str().unwrap(), copy.to_str().unwrap());
     let out = ayo(&[
