@@ -49,22 +49,22 @@ def pooled(*tables):
     openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
     match is counted as a draw); the pairs won both / split / lost both and the wins by seat
     where every file of that agent counted them (older CSVs have no such columns)."""
-    out, counted = {}, {}
+    out, sums_of = {}, {}
     for measured in tables:
         for agent, r in measured.items():
             total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
             for k in total:
                 total[k] += int(r[k])
-            groups = counted.setdefault(agent, {keys: dict.fromkeys(keys, 0) for keys in (PAIRS, SEATS)})
+            groups = sums_of.setdefault(agent, {keys: dict.fromkeys(keys, 0) for keys in (PAIRS, SEATS)})
             for keys, sums in groups.items():
-                if sums is not None and slashed(r, keys) != "—":
+                if sums is not None and counted(r, keys):
                     for k in keys:
                         sums[k] += int(r[k])
                 else:
                     groups[keys] = None
     for agent, r in out.items():
         r["score"] = (r["wins"] + r["draws"] / 2) / r["games"]
-        for sums in counted[agent].values():
+        for sums in sums_of[agent].values():
             r.update(sums or {})
     return out
 
@@ -77,11 +77,14 @@ PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
 SEATS = ("wins_south", "wins_north")
 
 
+def counted(r, keys):
+    """Whether a row counted `keys` (CSVs written before those columns existed did not)."""
+    return all(r.get(k) not in (None, "") for k in keys)
+
+
 def slashed(r, keys):
     """A row's counts `keys` as "a / b / ...", "—" where the row did not count them."""
-    if not all(r.get(k) not in (None, "") for k in keys):
-        return "—"
-    return " / ".join(str(r[k]) for k in keys)
+    return " / ".join(str(r[k]) for k in keys) if counted(r, keys) else "—"
 
 
 def pairs(r):

@@ -269,18 +269,15 @@ pub const PLAY: &[&str] = &[
     "eval_rescale",
 ];
 
-/// The settings a resumed run may change: when to checkpoint, how it is evaluated, how many
-/// torch threads it uses. Every other setting decides what the run computes.
+/// The settings a resumed run may change besides the play settings ([`PLAY`]): when to
+/// checkpoint, how it is evaluated, how many torch threads it uses. Every other setting decides
+/// what the run computes.
 pub const RESUMABLE: &[&str] = &[
     "checkpoint_every_s",
     "eval_every_s",
     "eval_agent",
     "eval_games",
     "eval_simulations",
-    "eval_gumbel_scale",
-    "eval_max_considered",
-    "eval_c_scale",
-    "eval_rescale",
     "eval_opening_plies",
     "eval_varied_starts",
     "threads",
@@ -304,7 +301,7 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
-    #[error("--resume: {key} = {given} would change the run, which was trained with {key} = {saved}; only {resumable} may change when a run resumes", resumable = RESUMABLE.join(", "))]
+    #[error("--resume: {key} = {given} would change the run, which was trained with {key} = {saved}; only {resumable}, {play} may change when a run resumes", resumable = RESUMABLE.join(", "), play = PLAY.join(", "))]
     ChangesRun {
         key: String,
         saved: String,
@@ -422,8 +419,9 @@ impl TrainConfig {
     }
 
     /// The configuration of a resumed run: this saved configuration with the `given` settings
-    /// that only change how the rest of the run is watched or scheduled ([`RESUMABLE`]); any
-    /// other given setting must equal the saved one, or the run would not be the same run.
+    /// that only change how the rest of the run is watched, scheduled or played ([`RESUMABLE`],
+    /// [`PLAY`]); any other given setting must equal the saved one, or the run would not be the
+    /// same run.
     pub fn resumed(&self, given: &Given) -> Result<TrainConfig, ConfigError> {
         let candidate = self.with(given)?;
         let (saved, wanted) = (
@@ -431,7 +429,8 @@ impl TrainConfig {
             serde_json::to_value(&candidate).expect("config serialises"),
         );
         for key in given.keys() {
-            if !RESUMABLE.contains(&key.as_str()) && saved[key] != wanted[key] {
+            let may_change = [RESUMABLE, PLAY].iter().any(|k| k.contains(&key.as_str()));
+            if !may_change && saved[key] != wanted[key] {
                 return Err(ConfigError::ChangesRun {
                     key: key.clone(),
                     saved: saved[key].to_string(),

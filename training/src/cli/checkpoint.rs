@@ -55,12 +55,12 @@ pub fn run(a: Args) -> Result<()> {
     }
     meta.config = meta.config.with_play(&given)?;
     checkpoint::save(&net, &meta, &out)?;
-    let set: Vec<String> = given.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    let changes: Vec<String> = given.iter().map(|(k, v)| format!("{k} = {v}")).collect();
     println!(
         "wrote {} (the weights of {}, playing with {})",
         out.display(),
         a.path.display(),
-        set.join(", ")
+        changes.join(", ")
     );
     Ok(())
 }
