@@ -36,14 +36,21 @@ impl<'a> NetEvaluator<'a> {
 }
 
 impl Evaluator<VariantState> for NetEvaluator<'_> {
-    fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
+    fn evaluate(
+        &mut self,
+        states: &[&VariantState],
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    ) {
         let shape = self.net.shape();
         let len = shape.inputs;
         self.obs.resize(states.len() * len, 0.0);
         for (i, s) in states.iter().enumerate() {
             shape.encode(self.rules, s, &mut self.obs[i * len..(i + 1) * len]);
         }
-        self.net.evaluate(&self.obs, states.len(), logits, values);
+        self.net
+            .evaluate(&self.obs, states.len(), logits, values, scores);
         self.evaluations += states.len() as u64;
         self.batches += 1;
     }

@@ -203,6 +203,13 @@ pub struct TrainConfig {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eval_rescale: Option<bool>,
+    /// Weight of the network's score head beside its value when evaluation games pick a move
+    /// (KataGo's score utility, [`SearchParams::score_utility`]): the search maximises value +
+    /// weight × score (the final seed difference over half the seeds), so a decided position is
+    /// still played for seeds. 0 = the value alone, as in self-play.
+    #[arg(long, default_value_t = 0.0)]
+    #[serde(skip_serializing_if = "is_zero")]
+    pub eval_score_utility: f32,
     /// Random plies that open each pair of evaluation games (the same opening for both games
     /// of a pair, one per seat), so that a deterministic network plays different games.
     #[arg(long, default_value_t = 4)]
@@ -256,6 +263,10 @@ impl Default for TrainConfig {
     }
 }
 
+fn is_zero(x: &f32) -> bool {
+    *x == 0.0
+}
+
 /// Settings given by a config file or by flags, by key.
 pub type Given = serde_json::Map<String, serde_json::Value>;
 
@@ -267,6 +278,7 @@ pub const PLAY: &[&str] = &[
     "eval_max_considered",
     "eval_c_scale",
     "eval_rescale",
+    "eval_score_utility",
 ];
 
 /// The settings a resumed run may change besides the play settings ([`PLAY`]): when to
@@ -659,6 +671,12 @@ impl TrainConfig {
             "0 (= max_considered) or at least 2",
         )?;
         check(
+            self.eval_score_utility >= 0.0 && self.eval_score_utility.is_finite(),
+            "eval_score_utility",
+            self.eval_score_utility,
+            "a non-negative number (0: the value alone)",
+        )?;
+        check(
             self.eval_c_scale >= 0.0 && self.eval_c_scale.is_finite(),
             "eval_c_scale",
             self.eval_c_scale,
@@ -708,6 +726,7 @@ impl TrainConfig {
             c_visit: self.c_visit,
             c_scale: self.c_scale,
             rescale: self.rescale,
+            score_utility: 0.0,
         }
     }
 
@@ -730,8 +749,8 @@ impl TrainConfig {
     }
 
     /// Puts this config's evaluation settings on `params` (a checkpoint's own, or self-play's):
-    /// `eval_gumbel_scale` root noise and, when given, `eval_max_considered` root actions,
-    /// `eval_c_scale` and `eval_rescale`.
+    /// `eval_gumbel_scale` root noise, `eval_score_utility` and, when given,
+    /// `eval_max_considered` root actions, `eval_c_scale` and `eval_rescale`.
     pub fn apply_eval_settings(&self, params: &mut SearchParams) {
         params.gumbel_scale = self.eval_gumbel_scale;
         if self.eval_max_considered > 0 {
@@ -743,6 +762,7 @@ impl TrainConfig {
         if let Some(rescale) = self.eval_rescale {
             params.rescale = rescale;
         }
+        params.score_utility = self.eval_score_utility;
     }
 
     /// The network's shape for this run's variant.

@@ -26,6 +26,23 @@ pub trait Game {
     fn apply(&self, s: &mut Self::State, action: Action);
     /// The final result from each player's view (only asked of finished games).
     fn returns(&self, s: &Self::State) -> [f32; 2];
+    /// The final score from each player's view, in the score head's units ([`final_score`]);
+    /// only asked of finished games, and only when the search weighs scores
+    /// ([`SearchParams::score_utility`]).
+    fn final_score(&self, _s: &Self::State) -> [f32; 2] {
+        [0.0, 0.0]
+    }
+}
+
+/// The score of a position (at a game's end: its final score), each player's view: the seed
+/// (group) difference over half the seeds on the board, within [-1, 1]. The network's score
+/// head learns it (the final position's, [`crate::selfplay`]); with
+/// [`SearchParams::score_utility`] the search weighs it beside the result.
+pub fn final_score<R: Rules>(rules: &R, s: &R::State) -> [f32; 2] {
+    let scores = rules.scores(s);
+    let half = (rules.snapshot(s).total() as f32 / 2.0).max(1.0);
+    let d = ((scores[0] - scores[1]) as f32 / half).clamp(-1.0, 1.0);
+    [d, -d]
 }
 
 impl<R: Rules> Game for R {
@@ -48,12 +65,43 @@ impl<R: Rules> Game for R {
     fn returns(&self, s: &R::State) -> [f32; 2] {
         Rules::returns(self, s)
     }
+    fn final_score(&self, s: &R::State) -> [f32; 2] {
+        final_score(self, s)
+    }
 }
 
 /// Evaluates a batch of live positions: prior logits (`states.len() × num_actions`, row-major;
-/// illegal entries are ignored) and values from the view of each position's player to move.
+/// illegal entries are ignored) and values from the view of each position's player to move,
+/// and when `scores` is given the expected final score in [`final_score`]'s units (an
+/// evaluator without a score leaves it 0).
 pub trait Evaluator<S> {
-    fn evaluate(&mut self, states: &[&S], logits: &mut [f32], values: &mut [f32]);
+    fn evaluate(
+        &mut self,
+        states: &[&S],
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    );
+}
+
+/// Evaluates `states` into logits and the search's utility: the value, plus
+/// [`SearchParams::score_utility`] times the score when it is not 0.
+fn evaluate_utility<S, E: Evaluator<S>>(
+    evaluator: &mut E,
+    states: &[&S],
+    params: &SearchParams,
+    logits: &mut [f32],
+    values: &mut [f32],
+) {
+    let u = params.score_utility;
+    if u == 0.0 {
+        return evaluator.evaluate(states, logits, values, None);
+    }
+    let mut scores = vec![0.0f32; states.len()];
+    evaluator.evaluate(states, logits, values, Some(&mut scores));
+    for (v, s) in values.iter_mut().zip(&scores) {
+        *v += u * s;
+    }
 }
 
 /// The search's parameters (mctx defaults unless said otherwise).
@@ -69,6 +117,12 @@ pub struct SearchParams {
     pub c_scale: f32,
     /// Min-max rescale the completed Q of each node to [0, 1] before sigma.
     pub rescale: bool,
+    /// Weight of the score beside the result (KataGo's score utility): the search maximises
+    /// value + `score_utility` × score, a finished game's result + `score_utility` × its
+    /// [`final_score`], so that where every move wins (or loses) it still plays for seeds.
+    /// 0 = the result alone.
+    #[serde(default)]
+    pub score_utility: f32,
 }
 
 impl Default for SearchParams {
@@ -79,6 +133,7 @@ impl Default for SearchParams {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale: true,
+            score_utility: 0.0,
         }
     }
 }
@@ -420,7 +475,7 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
     assert_eq!(simulations.len(), b);
     let mut logits = vec![0.0f32; b * a];
     let mut values = vec![0.0f32; b];
-    evaluator.evaluate(roots, &mut logits, &mut values);
+    evaluate_utility(evaluator, roots, params, &mut logits, &mut values);
 
     let mut trees: Vec<Tree<G::State>> = Vec::with_capacity(b);
     for (i, (&root, g)) in roots.iter().zip(noise).enumerate() {
@@ -472,7 +527,10 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             game.apply(&mut state, edge.action);
             match game.to_play(&state) {
                 None => {
-                    let r = game.returns(&state)[mover.index()];
+                    let mut r = game.returns(&state)[mover.index()];
+                    if params.score_utility != 0.0 {
+                        r += params.score_utility * game.final_score(&state)[mover.index()];
+                    }
                     let child = tree.add_node(game, state, &[], 0.0);
                     let edge = &mut tree.edges[e as usize];
                     (edge.r, edge.gamma, edge.child) = (r, 0.0, child);
@@ -489,7 +547,13 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
         }
         let n = pending_games.len();
         let refs: Vec<&G::State> = pending_states.iter().collect();
-        evaluator.evaluate(&refs, &mut logits[..n * a], &mut values[..n]);
+        evaluate_utility(
+            evaluator,
+            &refs,
+            params,
+            &mut logits[..n * a],
+            &mut values[..n],
+        );
         drop(refs);
         for (j, (&i, state)) in pending_games
             .iter()
@@ -696,7 +760,7 @@ where
         }
         None => {
             let (mut logits, mut values) = (vec![0.0; a], vec![0.0]);
-            evaluator.evaluate(&[root], &mut logits, &mut values);
+            evaluate_utility(evaluator, &[root], params, &mut logits, &mut values);
             let mut tree = Tree::empty();
             tree.add_node(game, root.clone(), &logits, values[0]);
             tree
@@ -795,7 +859,13 @@ mod tests {
     }
     struct ToyNet(usize);
     impl Evaluator<Vec<u8>> for ToyNet {
-        fn evaluate(&mut self, states: &[&Vec<u8>], logits: &mut [f32], values: &mut [f32]) {
+        fn evaluate(
+            &mut self,
+            states: &[&Vec<u8>],
+            logits: &mut [f32],
+            values: &mut [f32],
+            _: Option<&mut [f32]>,
+        ) {
             self.0 += states.len();
             for (i, s) in states.iter().enumerate() {
                 let (_, _, l, v) = toy_net(s);
@@ -915,7 +985,13 @@ mod tests {
     }
     struct BanditNet;
     impl Evaluator<Option<u8>> for BanditNet {
-        fn evaluate(&mut self, states: &[&Option<u8>], logits: &mut [f32], values: &mut [f32]) {
+        fn evaluate(
+            &mut self,
+            states: &[&Option<u8>],
+            logits: &mut [f32],
+            values: &mut [f32],
+            _: Option<&mut [f32]>,
+        ) {
             for i in 0..states.len() {
                 logits[i * 4..i * 4 + 4].copy_from_slice(&[0.0, -1.0, 2.0, 3.0]);
                 values[i] = -5.0;
@@ -943,7 +1019,13 @@ mod tests {
         // A uniform prior: only the search can tell the arms apart.
         struct Uniform;
         impl Evaluator<Option<u8>> for Uniform {
-            fn evaluate(&mut self, states: &[&Option<u8>], logits: &mut [f32], values: &mut [f32]) {
+            fn evaluate(
+                &mut self,
+                states: &[&Option<u8>],
+                logits: &mut [f32],
+                values: &mut [f32],
+                _: Option<&mut [f32]>,
+            ) {
                 logits[..states.len() * 4].fill(0.0);
                 values[..states.len()].fill(0.0);
             }
@@ -969,6 +1051,103 @@ mod tests {
 }
 
 #[cfg(test)]
+mod score_utility_tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// South picks 0 or 1. Move 0 ends the game, a win for South by a small margin (final
+    /// score 0.2); move 1 leads to a live position (North to move, one answer, which ends the
+    /// game as South's win by 0.8) that the evaluator calls even, with South's seeds well ahead
+    /// (North's score -0.8). `Margins(true)`: both moves end the game, wins by 0.2 and 0.8.
+    struct Margins(bool);
+    impl Game for Margins {
+        type State = Vec<u8>;
+        fn num_actions(&self) -> usize {
+            2
+        }
+        fn to_play(&self, s: &Vec<u8>) -> Option<Player> {
+            match s.as_slice() {
+                [] => Some(Player::South),
+                [1] if !self.0 => Some(Player::North),
+                _ => None,
+            }
+        }
+        fn legal_mask(&self, s: &Vec<u8>) -> ActionMask {
+            if s.is_empty() {
+                [0, 1].into_iter().collect()
+            } else {
+                [0].into_iter().collect()
+            }
+        }
+        fn apply(&self, s: &mut Vec<u8>, action: Action) {
+            s.push(action)
+        }
+        fn returns(&self, _: &Vec<u8>) -> [f32; 2] {
+            [1.0, -1.0]
+        }
+        fn final_score(&self, s: &Vec<u8>) -> [f32; 2] {
+            let d = if s[0] == 0 { 0.2 } else { 0.8 };
+            [d, -d]
+        }
+    }
+    /// An even prior; every live position valued 0 (a draw) for its mover, with the score
+    /// -0.8 (for North, after South's move 1) or 0 (the root).
+    struct Even;
+    impl Evaluator<Vec<u8>> for Even {
+        fn evaluate(
+            &mut self,
+            states: &[&Vec<u8>],
+            logits: &mut [f32],
+            values: &mut [f32],
+            scores: Option<&mut [f32]>,
+        ) {
+            logits[..states.len() * 2].fill(0.0);
+            values[..states.len()].fill(0.0);
+            if let Some(scores) = scores {
+                for (sc, s) in scores.iter_mut().zip(states) {
+                    *sc = if s.is_empty() { 0.0 } else { -0.8 };
+                }
+            }
+        }
+    }
+
+    /// The moves 32 searches of `sims` simulations pick with `score_utility` `u` (root noise
+    /// of scale `gumbel`, a new draw for each search).
+    fn picks(game: &Margins, u: f32, sims: u32, gumbel: f32) -> [usize; 2] {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let roots = vec![Vec::new(); 32];
+        let refs: Vec<&Vec<u8>> = roots.iter().collect();
+        let params = SearchParams {
+            score_utility: u,
+            gumbel_scale: gumbel,
+            ..Default::default()
+        };
+        let mut n = [0, 0];
+        for r in gumbel_search(game, &refs, &[sims; 32], &params, &mut Even, &mut rng) {
+            n[r.action as usize] += 1;
+        }
+        n
+    }
+
+    #[test]
+    fn a_finished_game_counts_its_margin_with_score_utility() {
+        // Two wins: alone the result cannot tell them apart, the root noise picks.
+        let [small, large] = picks(&Margins(true), 0.0, 8, 1.0);
+        assert!(small > 0 && large > 0, "{small} / {large}");
+        assert_eq!(picks(&Margins(true), 0.5, 8, 1.0), [0, 32]);
+    }
+
+    #[test]
+    fn a_live_leaf_counts_the_networks_score_with_score_utility() {
+        // Two simulations, one per move: a sure win against a position the network calls
+        // even. The result alone takes the win; a heavy weight on seeds prefers the even
+        // position with the larger lead (0 + 2 × 0.8 > 1 + 2 × 0.2).
+        assert_eq!(picks(&Margins(false), 0.0, 2, 0.0), [32, 0]);
+        assert_eq!(picks(&Margins(false), 2.0, 2, 0.0), [0, 32]);
+    }
+}
+
+#[cfg(test)]
 mod oware_tests {
     use super::*;
     use ayo_env::{Rules, Variant, VariantState};
@@ -977,7 +1156,13 @@ mod oware_tests {
     /// which the search computes exactly, can show the way.
     struct Misleading(Action);
     impl Evaluator<VariantState> for Misleading {
-        fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
+        fn evaluate(
+            &mut self,
+            states: &[&VariantState],
+            logits: &mut [f32],
+            values: &mut [f32],
+            _: Option<&mut [f32]>,
+        ) {
             for i in 0..states.len() {
                 for a in 0..6 {
                     logits[i * 6 + a] = if a == self.0 as usize { 5.0 } else { 0.0 };

@@ -460,9 +460,10 @@ fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 
         };
         ([d, -d], share / 2.0)
     } else {
-        let scores = rules.scores(state);
-        let half = (rules.snapshot(state).total() as f32 / 2.0).max(1.0);
-        (rules.returns(state), (scores[0] - scores[1]) as f32 / half)
+        (
+            rules.returns(state),
+            crate::search::final_score(rules, state)[0],
+        )
     };
     let score = score.clamp(-1.0, 1.0);
     (returns, [score, -score])

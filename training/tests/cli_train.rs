@@ -381,6 +381,8 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
         "false",
         "--eval-c-scale",
         "0.5",
+        "--eval-score-utility",
+        "0.25",
         "--out",
         copied,
     ]);
@@ -394,12 +396,17 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
         assert!(a.equal(&vars_b[name]), "weights {name} differ");
     }
     assert_eq!(
-        (meta_b.config.eval_rescale, meta_b.config.eval_c_scale),
-        (Some(false), 0.5)
+        (
+            meta_b.config.eval_rescale,
+            meta_b.config.eval_c_scale,
+            meta_b.config.eval_score_utility
+        ),
+        (Some(false), 0.5, 0.25)
     );
     let mut only_play = meta_b.clone();
     only_play.config.eval_rescale = meta_a.config.eval_rescale;
     only_play.config.eval_c_scale = meta_a.config.eval_c_scale;
+    only_play.config.eval_score_utility = meta_a.config.eval_score_utility;
     assert_eq!(only_play, meta_a, "nothing but the play settings changed");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(copy.with_extension("json")).unwrap())
@@ -409,8 +416,10 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
     // Every player loading the copy searches with its settings; the original as trained.
     let played = NetAgent::load(&copy, 4, 1).unwrap();
     assert!(!played.params.rescale && played.params.c_scale == 0.5);
+    assert_eq!(played.params.score_utility, 0.25);
     let as_trained = NetAgent::load(&original, 4, 1).unwrap();
     assert!(as_trained.params.rescale && as_trained.params.c_scale == meta_a.config.c_scale);
+    assert_eq!(as_trained.params.score_utility, 0.0);
 
     // A training setting, settings without --out, no settings, a file that is no checkpoint:
     // refused, nothing written.

@@ -1,5 +1,5 @@
 //! The network without libtorch ([`CpuNet`]) against libtorch's ([`Net`]) on every shipped
-//! model: the same logits and values on positions of random games of its variant, to 1e-5 of
+//! model: the same logits, values and scores (the score head's, which play may weigh) on positions of random games of its variant, to 1e-5 of
 //! their largest magnitude (at least 1: the two sum float32 products in different orders, so
 //! the rounding grows with the size of the logits); and damaged files refused.
 
@@ -46,22 +46,35 @@ fn every_shipped_network_agrees_with_libtorch() {
             }
         }
         let na = rules.num_actions();
-        let (mut l1, mut v1) = (vec![0.0; n * na], vec![0.0; n]);
-        let (mut l2, mut v2) = (vec![0.0; n * na], vec![0.0; n]);
-        net.evaluate(&obs, n, &mut l1, &mut v1);
-        cpu.evaluate(&obs, n, &mut l2, &mut v2);
+        let (mut l1, mut v1, mut s1) = (vec![0.0; n * na], vec![0.0; n], vec![0.0; n]);
+        let (mut l2, mut v2, mut s2) = (vec![0.0; n * na], vec![0.0; n], vec![0.0; n]);
+        net.evaluate_scored(&obs, n, &mut l1, &mut v1, Some(&mut s1));
+        cpu.evaluate_scored(&obs, n, &mut l2, &mut v2, Some(&mut s2));
+        // libtorch's score head, straight from the forward pass.
+        let x = tch::Tensor::from_slice(&obs).view([n as i64, len as i64]);
+        let head: Vec<f32> = Vec::try_from(tch::no_grad(|| net.forward(&x)).score).unwrap();
         let diff = |a: &[f32], b: &[f32]| {
             a.iter()
                 .zip(b)
                 .map(|(x, y)| (x - y).abs())
                 .fold(0.0f32, f32::max)
         };
-        let (dl, dv) = (diff(&l1, &l2), diff(&v1, &v2));
+        let (dl, dv, ds) = (diff(&l1, &l2), diff(&v1, &v2), diff(&s1, &s2));
+        assert!(
+            diff(&s1, &head) <= 1e-6,
+            "{}: scores are not the score head's",
+            path.display()
+        );
+        assert!(
+            diff(&s1, &v1) > 1e-3,
+            "{}: scores equal to values",
+            path.display()
+        );
         let scale = l1.iter().fold(1.0f32, |m, x| m.max(x.abs()));
         eprintln!("{}: max |logit difference| {dl:.2e} (largest |logit| {scale:.1}), max |value difference| {dv:.2e} over {n} positions", path.display());
         assert!(
-            dl <= 1e-5 * scale && dv <= 1e-5,
-            "{}: {dl} {dv}",
+            dl <= 1e-5 * scale && dv <= 1e-5 && ds <= 1e-5,
+            "{}: {dl} {dv} {ds}",
             path.display()
         );
     }

@@ -29,6 +29,9 @@ pub struct Args {
     /// Min-max rescale the search's action values per node (`true`/`false`).
     #[arg(long)]
     eval_rescale: Option<bool>,
+    /// Weight of the score head beside the value when the move is picked (0: the value alone).
+    #[arg(long)]
+    eval_score_utility: Option<f32>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -43,6 +46,7 @@ pub fn run(a: Args) -> Result<()> {
     set("eval_max_considered", a.eval_max_considered.map(Into::into));
     set("eval_c_scale", a.eval_c_scale.map(Into::into));
     set("eval_rescale", a.eval_rescale.map(Into::into));
+    set("eval_score_utility", a.eval_score_utility.map(Into::into));
     let Some(out) = a.out else {
         if !given.is_empty() {
             bail!("play settings are written into a copy: give --out FILE");

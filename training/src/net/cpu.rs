@@ -280,6 +280,7 @@ pub struct CpuNet {
     blocks: Vec<(Linear, Linear)>,
     policy: Linear,
     value: Linear,
+    score: Linear,
 }
 
 impl CpuNet {
@@ -359,7 +360,7 @@ impl CpuNet {
             .collect::<Result<_, CpuNetError>>()?;
         let policy = linear("policy", w, shape.actions)?;
         let value = linear("value", w, 1)?;
-        linear("score", w, 1)?; // present in every checkpoint; unused for play
+        let score = linear("score", w, 1)?;
         Ok(CpuNet {
             shape,
             meta_json,
@@ -367,12 +368,25 @@ impl CpuNet {
             blocks,
             policy,
             value,
+            score,
         })
     }
 
     /// Evaluates `n` observations (`obs`: `n × inputs`): policy logits into `logits`
     /// (`n × actions`), values (tanh, the mover's view) into `values`.
     pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        self.evaluate_scored(obs, n, logits, values, None)
+    }
+
+    /// [`CpuNet::evaluate`], and the score head's `n` outputs into `scores` when given.
+    pub fn evaluate_scored(
+        &self,
+        obs: &[f32],
+        n: usize,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    ) {
         let (inputs, levels) = (self.shape.inputs, self.shape.levels);
         let mut x = Array2::<f32>::zeros((n, self.shape.input_features()));
         for (r, mut row) in x.axis_iter_mut(Axis(0)).enumerate() {
@@ -397,6 +411,12 @@ impl CpuNet {
                 logits[r * na + a] = p[[r, a]];
             }
             values[r] = v[[r, 0]].tanh();
+        }
+        if let Some(scores) = scores {
+            let s = self.score.forward(&h);
+            for r in 0..n {
+                scores[r] = s[[r, 0]].tanh();
+            }
         }
     }
 }

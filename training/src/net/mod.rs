@@ -55,16 +55,31 @@ pub struct NetShape {
 pub trait Network: Send {
     fn shape(&self) -> NetShape;
     /// `n` observations (`n × inputs`) into policy logits (`n × actions`) and values (tanh,
-    /// the mover's view).
-    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]);
+    /// the mover's view), and when `scores` is given the score head's outputs (tanh, the final
+    /// seed difference over half the seeds, the mover's view: [`crate::search::final_score`]).
+    fn evaluate(
+        &self,
+        obs: &[f32],
+        n: usize,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    );
 }
 
 impl Network for CpuNet {
     fn shape(&self) -> NetShape {
         self.shape
     }
-    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
-        CpuNet::evaluate(self, obs, n, logits, values)
+    fn evaluate(
+        &self,
+        obs: &[f32],
+        n: usize,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    ) {
+        CpuNet::evaluate_scored(self, obs, n, logits, values, scores)
     }
 }
 
@@ -73,8 +88,15 @@ impl Network for Net {
     fn shape(&self) -> NetShape {
         self.shape
     }
-    fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
-        Net::evaluate(self, obs, n, logits, values)
+    fn evaluate(
+        &self,
+        obs: &[f32],
+        n: usize,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    ) {
+        Net::evaluate_scored(self, obs, n, logits, values, scores)
     }
 }
 

@@ -105,6 +105,18 @@ impl Net {
     /// Inference on plain buffers: `obs` holds `n` rows of `inputs` floats; writes `n` rows of
     /// `actions` logits and `n` values. No gradient is recorded.
     pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
+        self.evaluate_scored(obs, n, logits, values, None)
+    }
+
+    /// [`Net::evaluate`], and the score head's `n` outputs into `scores` when given.
+    pub fn evaluate_scored(
+        &self,
+        obs: &[f32],
+        n: usize,
+        logits: &mut [f32],
+        values: &mut [f32],
+        scores: Option<&mut [f32]>,
+    ) {
         debug_assert_eq!(obs.len(), n * self.shape.inputs);
         if n == 0 {
             return;
@@ -131,6 +143,14 @@ impl Net {
             n * self.shape.actions,
         );
         v.copy_data(&mut values[..n], n);
+        if let Some(scores) = scores {
+            let s = out
+                .score
+                .to_device(Device::Cpu)
+                .to_kind(Kind::Float)
+                .contiguous();
+            s.copy_data(&mut scores[..n], n);
+        }
     }
 
     /// A new network of the same shape, on the same device, with a copy of these weights.
