@@ -100,7 +100,7 @@ impl Net {
         let obs: Vec<f32> = obs.as_array().iter().copied().collect();
         let (mut logits, mut values) = (vec![0.0; n * actions], vec![0.0; n]);
         let net = &self.net;
-        py.detach(|| net.evaluate(&obs, n, &mut logits, &mut values));
+        py.detach(|| net.evaluate(&obs, n, &mut logits, &mut values, None));
         let logits = PyArray1::from_vec(py, logits).reshape([n, actions])?;
         Ok((logits, PyArray1::from_vec(py, values)))
     }
@@ -122,7 +122,7 @@ impl Net {
         self.net.shape.encode(&game.rules, &game.state, &mut obs);
         let na = game.rules.num_actions();
         let (mut logits, mut value) = (vec![0.0; na], [0.0f32]);
-        self.net.evaluate(&obs, 1, &mut logits, &mut value);
+        self.net.evaluate(&obs, 1, &mut logits, &mut value, None);
         let legal = game.rules.legal_mask(&game.state);
         let max = legal
             .iter()

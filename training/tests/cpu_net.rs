@@ -48,8 +48,8 @@ fn every_shipped_network_agrees_with_libtorch() {
         let na = rules.num_actions();
         let (mut l1, mut v1, mut s1) = (vec![0.0; n * na], vec![0.0; n], vec![0.0; n]);
         let (mut l2, mut v2, mut s2) = (vec![0.0; n * na], vec![0.0; n], vec![0.0; n]);
-        net.evaluate_scored(&obs, n, &mut l1, &mut v1, Some(&mut s1));
-        cpu.evaluate_scored(&obs, n, &mut l2, &mut v2, Some(&mut s2));
+        net.evaluate(&obs, n, &mut l1, &mut v1, Some(&mut s1));
+        cpu.evaluate(&obs, n, &mut l2, &mut v2, Some(&mut s2));
         // libtorch's score head, straight from the forward pass.
         let x = tch::Tensor::from_slice(&obs).view([n as i64, len as i64]);
         let head: Vec<f32> = Vec::try_from(tch::no_grad(|| net.forward(&x)).score).unwrap();

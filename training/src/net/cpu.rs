@@ -373,13 +373,9 @@ impl CpuNet {
     }
 
     /// Evaluates `n` observations (`obs`: `n × inputs`): policy logits into `logits`
-    /// (`n × actions`), values (tanh, the mover's view) into `values`.
-    pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
-        self.evaluate_scored(obs, n, logits, values, None)
-    }
-
-    /// [`CpuNet::evaluate`], and the score head's `n` outputs into `scores` when given.
-    pub fn evaluate_scored(
+    /// (`n × actions`), values (tanh, the mover's view) into `values`, and the score head's
+    /// outputs into `scores` when given.
+    pub fn evaluate(
         &self,
         obs: &[f32],
         n: usize,

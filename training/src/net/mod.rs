@@ -79,7 +79,7 @@ impl Network for CpuNet {
         values: &mut [f32],
         scores: Option<&mut [f32]>,
     ) {
-        CpuNet::evaluate_scored(self, obs, n, logits, values, scores)
+        CpuNet::evaluate(self, obs, n, logits, values, scores)
     }
 }
 
@@ -96,7 +96,7 @@ impl Network for Net {
         values: &mut [f32],
         scores: Option<&mut [f32]>,
     ) {
-        Net::evaluate_scored(self, obs, n, logits, values, scores)
+        Net::evaluate(self, obs, n, logits, values, scores)
     }
 }
 

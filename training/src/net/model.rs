@@ -103,13 +103,9 @@ impl Net {
     }
 
     /// Inference on plain buffers: `obs` holds `n` rows of `inputs` floats; writes `n` rows of
-    /// `actions` logits and `n` values. No gradient is recorded.
-    pub fn evaluate(&self, obs: &[f32], n: usize, logits: &mut [f32], values: &mut [f32]) {
-        self.evaluate_scored(obs, n, logits, values, None)
-    }
-
-    /// [`Net::evaluate`], and the score head's `n` outputs into `scores` when given.
-    pub fn evaluate_scored(
+    /// `actions` logits and `n` values, and the score head's `n` outputs into `scores` when
+    /// given. No gradient is recorded.
+    pub fn evaluate(
         &self,
         obs: &[f32],
         n: usize,
@@ -200,7 +196,7 @@ mod tests {
         assert!(v.iter().all(|x| x.abs() < 1.0));
         let obs = vec![0.25f32; 2 * 14];
         let (mut l, mut val) = (vec![0.0; 12], vec![0.0; 2]);
-        net.evaluate(&obs, 2, &mut l, &mut val);
+        net.evaluate(&obs, 2, &mut l, &mut val, None);
         // Rows of one matrix product may be summed in another order: equal up to rounding.
         for (a, b) in l[..6].iter().zip(&l[6..]) {
             assert!((a - b).abs() < 1e-5, "same observation, same logits: {l:?}");
