@@ -451,22 +451,20 @@ enum End {
 /// [`round_share`] (7 houses to 5 is 1/6, 12 to none 1); the result is its sign, the score
 /// target half of it, the scale of a whole match's last round (12 groups to none, ½).
 fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 2]) {
-    let (returns, score) = if end == End::Round {
-        let share = round_share(rules, state, rules.heuristic_bound() as f32);
-        let d = match share {
-            x if x > 0.0 => 1.0,
-            x if x < 0.0 => -1.0,
-            _ => 0.0,
-        };
-        ([d, -d], share / 2.0)
-    } else {
-        (
+    if end != End::Round {
+        return (
             rules.returns(state),
-            crate::search::final_score(rules, state)[0],
-        )
+            crate::search::final_score(rules, state),
+        );
+    }
+    let share = round_share(rules, state, rules.heuristic_bound() as f32);
+    let d = match share {
+        x if x > 0.0 => 1.0,
+        x if x < 0.0 => -1.0,
+        _ => 0.0,
     };
-    let score = score.clamp(-1.0, 1.0);
-    (returns, [score, -score])
+    let score = (share / 2.0).clamp(-1.0, 1.0);
+    ([d, -d], [score, -score])
 }
 
 /// Turns a stopped game's decisions into samples (value targets as `target` says).

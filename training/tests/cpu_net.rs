@@ -1,7 +1,8 @@
 //! The network without libtorch ([`CpuNet`]) against libtorch's ([`Net`]) on every shipped
-//! model: the same logits, values and scores (the score head's, which play may weigh) on positions of random games of its variant, to 1e-5 of
-//! their largest magnitude (at least 1: the two sum float32 products in different orders, so
-//! the rounding grows with the size of the logits); and damaged files refused.
+//! model: the same logits, values and scores (the score head's, which play may weigh) on
+//! positions of random games of its variant, to 1e-5 of their largest magnitude (at least 1:
+//! the two sum float32 products in different orders, so the rounding grows with the size of the
+//! logits); and damaged files refused.
 
 use ayo_env::arena::agents;
 use ayo_env::{Player, Rules};

@@ -124,28 +124,19 @@ impl Net {
                 .to_device(device);
             self.forward(&x)
         });
-        let l = out
-            .logits
-            .to_device(Device::Cpu)
-            .to_kind(Kind::Float)
-            .contiguous();
-        let v = out
-            .value
-            .to_device(Device::Cpu)
-            .to_kind(Kind::Float)
-            .contiguous();
-        l.view([-1]).copy_data(
-            &mut logits[..n * self.shape.actions],
-            n * self.shape.actions,
-        );
-        v.copy_data(&mut values[..n], n);
-        if let Some(scores) = scores {
-            let s = out
-                .score
-                .to_device(Device::Cpu)
+        // Each output as a contiguous float tensor on the CPU, copied into its buffer.
+        let copy = |t: &Tensor, into: &mut [f32]| {
+            let len = into.len();
+            t.to_device(Device::Cpu)
                 .to_kind(Kind::Float)
-                .contiguous();
-            s.copy_data(&mut scores[..n], n);
+                .contiguous()
+                .view([-1])
+                .copy_data(into, len)
+        };
+        copy(&out.logits, &mut logits[..n * self.shape.actions]);
+        copy(&out.value, &mut values[..n]);
+        if let Some(scores) = scores {
+            copy(&out.score, &mut scores[..n]);
         }
     }
 
