@@ -167,6 +167,19 @@ pub struct TrainConfig {
     /// of the training positions lie in first rounds, which decide most matches.
     #[arg(long, default_value_t = 0.0)]
     pub round_share: f64,
+    /// The score head's target in whole matches of the fours games: each decision's own round
+    /// (the houses each player won in it over the other, over 24: 7 to 5 is 1/12) instead of
+    /// the match's last round, which only repeats the match's result. A search with score
+    /// utility then still fights for houses in a round it is losing.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    #[serde(skip_serializing_if = "is_false")]
+    pub round_score: bool,
+    /// Weight of the score head beside the value in self-play's search (KataGo's score utility,
+    /// [`SearchParams::score_utility`]): its policy targets then prefer the larger margin where
+    /// the result is alike. The value targets stay results. 0 = the value alone.
+    #[arg(long, default_value_t = 0.0)]
+    #[serde(skip_serializing_if = "is_zero")]
+    pub score_utility: f32,
 
     /// Seconds between checkpoints.
     #[arg(long, default_value_t = 120.0)]
@@ -265,6 +278,10 @@ impl Default for TrainConfig {
 
 fn is_zero(x: &f32) -> bool {
     *x == 0.0
+}
+
+fn is_false(x: &bool) -> bool {
+    !x
 }
 
 /// Settings given by a config file or by flags, by key.
@@ -651,6 +668,18 @@ impl TrainConfig {
             self.round_share,
             "between 0 and 1, and 0 unless the variant is played in rounds (ncho, adi, jerin)",
         )?;
+        check(
+            !self.round_score || rules.round(&rules.start(ayo_env::Player::South)) > 0,
+            "round_score",
+            self.round_score,
+            "false unless the variant is played in rounds (ncho, adi, jerin)",
+        )?;
+        check(
+            self.score_utility >= 0.0 && self.score_utility.is_finite(),
+            "score_utility",
+            self.score_utility,
+            "a non-negative number (0: the value alone)",
+        )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
         check(
             self.train_threads >= 1,
@@ -726,7 +755,7 @@ impl TrainConfig {
             c_visit: self.c_visit,
             c_scale: self.c_scale,
             rescale: self.rescale,
-            score_utility: 0.0,
+            score_utility: self.score_utility,
         }
     }
 
@@ -858,6 +887,20 @@ mod tests {
                     ..Default::default()
                 },
                 "round_share",
+            ),
+            (
+                TrainConfig {
+                    round_score: true,
+                    ..Default::default()
+                },
+                "round_score",
+            ),
+            (
+                TrainConfig {
+                    score_utility: f32::NAN,
+                    ..Default::default()
+                },
+                "score_utility",
             ),
             (
                 TrainConfig {

@@ -84,22 +84,24 @@ pub trait Evaluator<S> {
     );
 }
 
-/// Evaluates `states` into logits and the search's utility: the value, plus
-/// [`SearchParams::score_utility`] times the score when it is not 0.
+/// Evaluates `states` into logits, scores and the search's utility: the value, plus
+/// [`SearchParams::score_utility`] times the score when it is not 0 (the scores are then
+/// asked of the evaluator, else left 0).
 fn evaluate_utility<S, E: Evaluator<S>>(
     evaluator: &mut E,
     states: &[&S],
     params: &SearchParams,
     logits: &mut [f32],
     values: &mut [f32],
+    scores: &mut [f32],
 ) {
     let u = params.score_utility;
     if u == 0.0 {
+        scores.fill(0.0);
         return evaluator.evaluate(states, logits, values, None);
     }
-    let mut scores = vec![0.0f32; states.len()];
-    evaluator.evaluate(states, logits, values, Some(&mut scores));
-    for (v, s) in values.iter_mut().zip(&scores) {
+    evaluator.evaluate(states, logits, values, Some(scores));
+    for (v, s) in values.iter_mut().zip(scores.iter()) {
         *v += u * s;
     }
 }
@@ -147,10 +149,9 @@ pub struct SearchResult {
     pub policy: Vec<f32>,
     /// Root visit counts over the whole action space.
     pub visits: Vec<u32>,
-    /// The root's mean value after the search, from the mover's view.
+    /// The root's mean value after the search, from the mover's view (the result's part of the
+    /// utility the search maximised: without [`SearchParams::score_utility`]'s share).
     pub value: f32,
-    /// The network's raw value of the root.
-    pub raw_value: f32,
     /// Simulations run.
     pub simulations: u32,
 }
@@ -187,6 +188,8 @@ struct Edge {
     logit: f32,
     n: u32,
     r: f32,
+    /// The final score in `r` (a finished game's, with a score utility).
+    rs: f32,
     gamma: f32,
     child: u32,
 }
@@ -196,8 +199,12 @@ struct Node<S> {
     state: S,
     /// `None` for a finished game.
     to_play: Option<Player>,
+    /// The network's utility (value + score utility × score).
     raw_v: f32,
+    /// Mean utility of the visits.
     v: f32,
+    /// Mean score of the visits (0 without a score utility).
+    s: f32,
     cnt: u32,
     first_edge: u32,
     num_edges: u32,
@@ -229,6 +236,7 @@ impl<S: Clone> Tree<S> {
         state: S,
         logits: &[f32],
         raw_v: f32,
+        raw_s: f32,
     ) -> u32 {
         let to_play = game.to_play(&state);
         let first_edge = self.edges.len() as u32;
@@ -244,18 +252,24 @@ impl<S: Clone> Tree<S> {
                     logit: logits[a as usize] - max,
                     n: 0,
                     r: 0.0,
+                    rs: 0.0,
                     gamma: 0.0,
                     child: NO_CHILD,
                 });
             }
         }
         let num_edges = self.edges.len() as u32 - first_edge;
-        let v = if to_play.is_some() { raw_v } else { 0.0 };
+        let (v, s) = if to_play.is_some() {
+            (raw_v, raw_s)
+        } else {
+            (0.0, 0.0)
+        };
         self.nodes.push(Node {
             state,
             to_play,
             raw_v: v,
             v,
+            s,
             cnt: 1,
             first_edge,
             num_edges,
@@ -394,15 +408,19 @@ impl<S: Clone> Tree<S> {
         }
     }
 
-    /// Backs `leaf` (the last edge's child value) up the path, mctx's order.
-    fn backup(&mut self, path: &[(u32, u32)], leaf: f32) {
-        let mut g = leaf;
+    /// Backs `leaf` (the last edge's child utility) and `leaf_score` (its score) up the path,
+    /// mctx's order.
+    fn backup(&mut self, path: &[(u32, u32)], leaf: f32, leaf_score: f32) {
+        let (mut g, mut gs) = (leaf, leaf_score);
         for &(node, e) in path.iter().rev() {
             let edge = &mut self.edges[e as usize];
             g = edge.r + edge.gamma * g;
+            gs = edge.rs + edge.gamma * gs;
             edge.n += 1;
             let nd = &mut self.nodes[node as usize];
-            nd.v = (nd.v * nd.cnt as f32 + g) / (nd.cnt as f32 + 1.0);
+            let k = nd.cnt as f32;
+            nd.v = (nd.v * k + g) / (k + 1.0);
+            nd.s = (nd.s * k + gs) / (k + 1.0);
             nd.cnt += 1;
         }
     }
@@ -474,14 +492,22 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
     let b = roots.len();
     assert_eq!(simulations.len(), b);
     let mut logits = vec![0.0f32; b * a];
-    let mut values = vec![0.0f32; b];
-    evaluate_utility(evaluator, roots, params, &mut logits, &mut values);
+    let (mut values, mut scores) = (vec![0.0f32; b], vec![0.0f32; b]);
+    evaluate_utility(
+        evaluator,
+        roots,
+        params,
+        &mut logits,
+        &mut values,
+        &mut scores,
+    );
 
     let mut trees: Vec<Tree<G::State>> = Vec::with_capacity(b);
     for (i, (&root, g)) in roots.iter().zip(noise).enumerate() {
         assert!(game.to_play(root).is_some(), "search of a finished game");
         let mut tree = Tree::empty();
-        tree.add_node(game, root.clone(), &logits[i * a..(i + 1) * a], values[i]);
+        let logits = &logits[i * a..(i + 1) * a];
+        tree.add_node(game, root.clone(), logits, values[i], scores[i]);
         tree.plan(g, simulations[i], params);
         trees.push(tree);
     }
@@ -500,7 +526,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
     let a = game.num_actions();
     let b = trees.len();
     let mut logits = vec![0.0f32; b * a];
-    let mut values = vec![0.0f32; b];
+    let (mut values, mut scores) = (vec![0.0f32; b], vec![0.0f32; b]);
     let max_sims = trees.iter().map(|t| t.simulations).max().unwrap_or(0);
     let mut paths: Vec<Vec<(u32, u32)>> = vec![Vec::new(); b];
     let mut bufs = Bufs::default();
@@ -519,7 +545,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             let edge = &tree.edges[e as usize];
             if edge.child != NO_CHILD {
                 // A terminal child again: the same exact return, no evaluation.
-                tree.backup(path, 0.0);
+                tree.backup(path, 0.0, 0.0);
                 continue;
             }
             let mover = tree.nodes[node as usize].to_play.expect("live node");
@@ -527,14 +553,17 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             game.apply(&mut state, edge.action);
             match game.to_play(&state) {
                 None => {
-                    let mut r = game.returns(&state)[mover.index()];
-                    if params.score_utility != 0.0 {
-                        r += params.score_utility * game.final_score(&state)[mover.index()];
-                    }
-                    let child = tree.add_node(game, state, &[], 0.0);
+                    let r = game.returns(&state)[mover.index()];
+                    let rs = if params.score_utility != 0.0 {
+                        game.final_score(&state)[mover.index()]
+                    } else {
+                        0.0
+                    };
+                    let child = tree.add_node(game, state, &[], 0.0, 0.0);
                     let edge = &mut tree.edges[e as usize];
-                    (edge.r, edge.gamma, edge.child) = (r, 0.0, child);
-                    tree.backup(path, 0.0);
+                    (edge.r, edge.rs) = (r + params.score_utility * rs, rs);
+                    (edge.gamma, edge.child) = (0.0, child);
+                    tree.backup(path, 0.0, 0.0);
                 }
                 Some(_) => {
                     pending_games.push(i);
@@ -553,6 +582,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             params,
             &mut logits[..n * a],
             &mut values[..n],
+            &mut scores[..n],
         );
         drop(refs);
         for (j, (&i, state)) in pending_games
@@ -565,11 +595,12 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             let (node, e) = *path.last().unwrap();
             let mover = tree.nodes[node as usize].to_play;
             let next = game.to_play(&state);
-            let child = tree.add_node(game, state, &logits[j * a..(j + 1) * a], values[j]);
+            let logits = &logits[j * a..(j + 1) * a];
+            let child = tree.add_node(game, state, logits, values[j], scores[j]);
             let edge = &mut tree.edges[e as usize];
             edge.gamma = if next == mover { 1.0 } else { -1.0 };
             edge.child = child;
-            tree.backup(path, values[j]);
+            tree.backup(path, values[j], scores[j]);
         }
     }
 }
@@ -619,8 +650,7 @@ impl<S: Clone> Tree<S> {
             action: edges[best.1].action,
             policy,
             visits,
-            value: self.nodes[0].v,
-            raw_value: self.nodes[0].raw_v,
+            value: self.nodes[0].v - params.score_utility * self.nodes[0].s,
             simulations: self.simulations,
         }
     }
@@ -667,6 +697,7 @@ impl<S: Clone> Tree<S> {
                 to_play: old.to_play,
                 raw_v: old.raw_v,
                 v: old.v,
+                s: old.s,
                 cnt: old.cnt,
                 first_edge,
                 num_edges: old.num_edges,
@@ -759,10 +790,17 @@ where
             k.tree
         }
         None => {
-            let (mut logits, mut values) = (vec![0.0; a], vec![0.0]);
-            evaluate_utility(evaluator, &[root], params, &mut logits, &mut values);
+            let (mut logits, mut values, mut scores) = (vec![0.0; a], [0.0], [0.0]);
+            evaluate_utility(
+                evaluator,
+                &[root],
+                params,
+                &mut logits,
+                &mut values,
+                &mut scores,
+            );
             let mut tree = Tree::empty();
-            tree.add_node(game, root.clone(), &logits, values[0]);
+            tree.add_node(game, root.clone(), &logits, values[0], scores[0]);
             tree
         }
     };
@@ -1144,6 +1182,29 @@ mod score_utility_tests {
         // position with the larger lead (0 + 2 × 0.8 > 1 + 2 × 0.2).
         assert_eq!(picks(&Margins(false), 0.0, 2, 0.0), [32, 0]);
         assert_eq!(picks(&Margins(false), 2.0, 2, 0.0), [0, 32]);
+    }
+
+    #[test]
+    fn the_value_a_search_reports_leaves_out_the_score() {
+        let value = |game: &Margins, u: f32, sims: u32| {
+            let params = SearchParams {
+                score_utility: u,
+                gumbel_scale: 0.0,
+                ..Default::default()
+            };
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+            gumbel_search(game, &[&Vec::new()], &[sims], &params, &mut Even, &mut rng)[0].value
+        };
+        // Two wins by 0.2 and 0.8: the root (valued 0) and eight visits of a win, whatever
+        // the margins weigh.
+        for u in [0.0, 0.5, 2.0] {
+            let v = value(&Margins(true), u, 8);
+            assert!((v - 8.0 / 9.0).abs() < 1e-6, "u = {u}: {v}");
+        }
+        // A win (1) and an even position (0): the root's mean of 0, 0 and 1, though the
+        // utility it maximised (0, 0 + 2 × 0.8, 1 + 2 × 0.2) averages 1.
+        let v = value(&Margins(false), 2.0, 2);
+        assert!((v - 1.0 / 3.0).abs() < 1e-6, "{v}");
     }
 }
 

@@ -7,7 +7,8 @@
 //! auxiliary score target is the final seed difference from the mover's view over half the
 //! seeds. A game cut by the ply cap gives no value or score targets. With `round_share`, a
 //! share of the whole matches of the fours games ends with its first round, valued by that
-//! round's result.
+//! round's result; with `round_score`, a whole match's decisions get their own round's house
+//! difference as the score target instead of the match's last round's.
 //!
 //! With `opponents` (a share of the games, `opponent_share`), a baseline agent takes one seat
 //! of a game: only the network's decisions become training positions, and their value target is
@@ -71,8 +72,36 @@ struct Slot {
     /// The game ends with the round it began in (`round_share`).
     #[serde(default)]
     round_only: bool,
+    /// The rounds of a whole match that have ended so far, with `round_score`.
+    #[serde(default)]
+    round_ends: Vec<RoundEnd>,
     #[serde(skip)]
     state: Option<VariantState>,
+}
+
+/// A round of a whole match that ended before the match did (`round_score`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+struct RoundEnd {
+    /// Plies played when it ended: the decisions before belong to it or to earlier rounds.
+    ply: u32,
+    /// Its score target for each seat ([`round_score`]).
+    score: [f32; 2],
+}
+
+impl Slot {
+    /// Plays `action`, noting the round it ends, if any, when `track_rounds`.
+    fn play(&mut self, rules: &Variant, action: Action, track_rounds: bool) {
+        let state = self.state.as_mut().expect("restored");
+        let round = rules.round(state);
+        rules.play_unchecked(state, action);
+        self.actions.push(action);
+        if track_rounds && !rules.is_terminal(state) && rules.round(state) != round {
+            self.round_ends.push(RoundEnd {
+                ply: self.actions.len() as u32,
+                score: round_score(rules, state),
+            });
+        }
+    }
 }
 
 /// What one self-play step produced.
@@ -271,7 +300,7 @@ impl SelfPlay {
         let mut results = results.into_iter();
         for (i, opponent_move) in opponent_moves.into_iter().enumerate() {
             let slot = &mut self.slots[i];
-            let state = slot.state.as_mut().expect("restored");
+            let state = slot.state.as_ref().expect("restored");
             let action = match opponent_move {
                 Some(a) => a,
                 None => {
@@ -294,8 +323,8 @@ impl SelfPlay {
                     action
                 }
             };
-            rules.play_unchecked(state, action);
-            slot.actions.push(action);
+            slot.play(rules, action, cfg.round_score && !slot.round_only);
+            let state = slot.state.as_ref().expect("restored");
             let end = if rules.is_terminal(state) {
                 End::Game
             } else if slot.round_only && rules.round(state) != slot.round {
@@ -399,6 +428,7 @@ fn new_slot(
         variety,
         round: rules.round(&state),
         round_only: false,
+        round_ends: Vec::new(),
         opening: actions.len() as u32,
         actions,
         decisions: Vec::new(),
@@ -457,17 +487,24 @@ fn outcome(rules: &Variant, state: &VariantState, end: End) -> ([f32; 2], [f32; 
             crate::search::final_score(rules, state),
         );
     }
-    let share = round_share(rules, state, rules.heuristic_bound() as f32);
-    let d = match share {
+    let score = round_score(rules, state);
+    let d = match score[0] {
         x if x > 0.0 => 1.0,
         x if x < 0.0 => -1.0,
         _ => 0.0,
     };
-    let score = (share / 2.0).clamp(-1.0, 1.0);
-    ([d, -d], [score, -score])
+    ([d, -d], score)
 }
 
-/// Turns a stopped game's decisions into samples (value targets as `target` says).
+/// Each seat's score target of a round that has just ended, read at the next round's start `s`:
+/// half its [`round_share`], the scale of a whole match's last round (12 groups to none, ½).
+fn round_score(rules: &Variant, s: &VariantState) -> [f32; 2] {
+    let score = (round_share(rules, s, rules.heuristic_bound() as f32) / 2.0).clamp(-1.0, 1.0);
+    [score, -score]
+}
+
+/// Turns a stopped game's decisions into samples (value targets as `target` says; the score
+/// target of a decision in a round that ended before the game did is that round's).
 fn finish(
     rules: &Variant,
     slot: &mut Slot,
@@ -480,15 +517,18 @@ fn finish(
     let valued = end != End::Cut;
     let end = slot.actions.len() as u32;
     let ValueTarget { q, discount } = target;
+    let mut rounds = slot.round_ends.drain(..).peekable();
     for d in slot.decisions.drain(..) {
         let m = d.mover.index();
+        while rounds.next_if(|r| r.ply <= d.ply).is_some() {}
+        let score = rounds.peek().map_or(scores, |r| r.score);
         let result = returns[m] * discount.powi(end.saturating_sub(d.ply + 1) as i32);
         report.samples.push(Sample {
             obs: d.obs,
             policy: d.policy,
             mask: d.mask,
             value: (1.0 - q) * result + q * d.root_value,
-            score: scores[m],
+            score: score[m],
             policy_weight: if d.full { 1.0 } else { 0.0 },
             value_weight: if valued { 1.0 } else { 0.0 },
         });
@@ -693,6 +733,77 @@ mod tests {
     }
 
     #[test]
+    fn round_score_gives_each_decision_its_own_rounds_house_difference() {
+        // Random whole matches with a decision at every ply; their first round is also played
+        // as a single round (`episode = round`), whose group count is the reference.
+        let matches = TrainConfig {
+            variant: "jerin".into(),
+            options: "episode=match".into(),
+            ..Default::default()
+        }
+        .rules()
+        .unwrap();
+        let rounds: Variant = "jerin".parse().unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for game in 0..12 {
+            let mut slot = new_slot(&matches, false, 0, &mut rng);
+            let mut round = rounds.start(slot.first);
+            let mut first_round_end = None;
+            while !matches.is_terminal(slot.state.as_ref().unwrap()) && slot.actions.len() < 5000 {
+                let state = slot.state.as_ref().unwrap();
+                let mask = matches.legal_mask(state);
+                let a = mask.nth(rng.gen_range(0..mask.count())).unwrap();
+                slot.decisions.push(Decision {
+                    obs: Vec::new(),
+                    policy: Vec::new(),
+                    mask: mask.0,
+                    mover: matches.to_play(state).unwrap(),
+                    full: true,
+                    root_value: 0.0,
+                    ply: slot.actions.len() as u32,
+                });
+                if first_round_end.is_none() {
+                    rounds.play(&mut round, a).expect("the same legal moves");
+                }
+                slot.play(&matches, a, true);
+                if first_round_end.is_none() && matches.round(slot.state.as_ref().unwrap()) > 1 {
+                    first_round_end = Some(slot.actions.len());
+                }
+            }
+            let state = slot.state.clone().unwrap();
+            assert!(matches.is_terminal(&state), "game {game}: the match ends");
+            let Some(first_round_end) = first_round_end else {
+                continue;
+            };
+            let groups = rounds.scores(&round);
+            let last = crate::search::final_score(&matches, &state);
+            let movers: Vec<usize> = slot.decisions.iter().map(|d| d.mover.index()).collect();
+            let mut report = StepReport::default();
+            let target = ValueTarget {
+                q: 0.0,
+                discount: 1.0,
+            };
+            finish(&matches, &mut slot, End::Game, target, &mut report);
+            assert!(slot.round_ends.is_empty(), "finish takes the round ends");
+            for (ply, (sample, &m)) in report.samples.iter().zip(&movers).enumerate() {
+                if ply < first_round_end {
+                    let own = (groups[m] - groups[1 - m]) as f32 / 24.0;
+                    assert_eq!(sample.score, own, "game {game}, ply {ply}: its round's");
+                }
+            }
+            let final_round = report.samples.last().unwrap();
+            assert_eq!(
+                final_round.score,
+                last[*movers.last().unwrap()],
+                "game {game}"
+            );
+            checked += 1;
+        }
+        assert!(checked >= 6, "matches past their first round: {checked}");
+    }
+
+    #[test]
     fn a_round_share_ends_its_matches_with_their_first_round() {
         let cfg = TrainConfig {
             variant: "jerin".into(),
@@ -769,6 +880,7 @@ mod tests {
                 variety: 0,
                 round: 0,
                 round_only: false,
+                round_ends: Vec::new(),
                 opening: 0,
                 actions: vec![5, 5, 5],
                 decisions: vec![
