@@ -681,11 +681,9 @@ mod tests {
         assert!(mean < 0.2, "the network scored {mean} against alphabeta:6");
     }
 
-    #[test]
-    fn a_rounds_result_read_at_the_next_rounds_start_is_the_rounds_own() {
-        // The same moves played as whole matches and as single rounds (`episode = round`,
-        // whose game ends with the round and its group count): what a round-only game is
-        // valued by must be the round's own result and group difference.
+    /// jerin played in whole matches, and in single rounds (`episode = round`, whose game ends
+    /// with the round and its group count).
+    fn jerin_matches_and_rounds() -> (Variant, Variant) {
         let matches = TrainConfig {
             variant: "jerin".into(),
             options: "episode=match".into(),
@@ -693,7 +691,15 @@ mod tests {
         }
         .rules()
         .unwrap();
-        let rounds: Variant = "jerin".parse().unwrap();
+        (matches, "jerin".parse().unwrap())
+    }
+
+    #[test]
+    fn a_rounds_result_read_at_the_next_rounds_start_is_the_rounds_own() {
+        // The same moves played as whole matches and as single rounds (`episode = round`,
+        // whose game ends with the round and its group count): what a round-only game is
+        // valued by must be the round's own result and group difference.
+        let (matches, rounds) = jerin_matches_and_rounds();
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let mut seen = [0; 3];
         for game in 0..60 {
@@ -736,14 +742,7 @@ mod tests {
     fn round_score_gives_each_decision_its_own_rounds_house_difference() {
         // Random whole matches with a decision at every ply; their first round is also played
         // as a single round (`episode = round`), whose group count is the reference.
-        let matches = TrainConfig {
-            variant: "jerin".into(),
-            options: "episode=match".into(),
-            ..Default::default()
-        }
-        .rules()
-        .unwrap();
-        let rounds: Variant = "jerin".parse().unwrap();
+        let (matches, rounds) = jerin_matches_and_rounds();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut checked = 0;
         for game in 0..12 {
