@@ -630,6 +630,16 @@ impl TrainConfig {
                 "eval_every_s",
                 self.eval_every_s,
             ),
+            (
+                self.score_utility >= 0.0 && self.score_utility.is_finite(),
+                "score_utility",
+                self.score_utility.into(),
+            ),
+            (
+                self.eval_score_utility >= 0.0 && self.eval_score_utility.is_finite(),
+                "eval_score_utility",
+                self.eval_score_utility.into(),
+            ),
         ] {
             check(ok, key, value, "a non-negative number")?;
         }
@@ -660,25 +670,18 @@ impl TrainConfig {
             self.value_discount,
             "above 0 and at most 1",
         )?;
+        let in_rounds = rules.round(&rules.start(ayo_env::Player::South)) > 0;
         check(
-            (0.0..=1.0).contains(&self.round_share)
-                && (self.round_share == 0.0
-                    || rules.round(&rules.start(ayo_env::Player::South)) > 0),
+            (0.0..=1.0).contains(&self.round_share) && (self.round_share == 0.0 || in_rounds),
             "round_share",
             self.round_share,
             "between 0 and 1, and 0 unless the variant is played in rounds (ncho, adi, jerin)",
         )?;
         check(
-            !self.round_score || rules.round(&rules.start(ayo_env::Player::South)) > 0,
+            !self.round_score || in_rounds,
             "round_score",
             self.round_score,
             "false unless the variant is played in rounds (ncho, adi, jerin)",
-        )?;
-        check(
-            self.score_utility >= 0.0 && self.score_utility.is_finite(),
-            "score_utility",
-            self.score_utility,
-            "a non-negative number (0: the value alone)",
         )?;
         check(self.threads >= 1, "threads", self.threads, "at least 1")?;
         check(
@@ -698,12 +701,6 @@ impl TrainConfig {
             "eval_max_considered",
             self.eval_max_considered,
             "0 (= max_considered) or at least 2",
-        )?;
-        check(
-            self.eval_score_utility >= 0.0 && self.eval_score_utility.is_finite(),
-            "eval_score_utility",
-            self.eval_score_utility,
-            "a non-negative number (0: the value alone)",
         )?;
         check(
             self.eval_c_scale >= 0.0 && self.eval_c_scale.is_finite(),

@@ -489,8 +489,23 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
     noise: Vec<Vec<f32>>,
 ) -> Vec<SearchResult> {
     let a = game.num_actions();
-    let b = roots.len();
-    assert_eq!(simulations.len(), b);
+    assert_eq!(simulations.len(), roots.len());
+    let mut trees = new_trees(game, roots, params, evaluator);
+    for ((tree, g), &sims) in trees.iter_mut().zip(noise).zip(simulations) {
+        tree.plan(g, sims, params);
+    }
+    simulate(game, &mut trees, params, evaluator);
+    trees.iter().map(|t| t.result(a, params)).collect()
+}
+
+/// A tree of its root alone for each of `roots` (none finished), evaluated in one call.
+fn new_trees<G: Game, E: Evaluator<G::State>>(
+    game: &G,
+    roots: &[&G::State],
+    params: &SearchParams,
+    evaluator: &mut E,
+) -> Vec<Tree<G::State>> {
+    let (a, b) = (game.num_actions(), roots.len());
     let mut logits = vec![0.0f32; b * a];
     let (mut values, mut scores) = (vec![0.0f32; b], vec![0.0f32; b]);
     evaluate_utility(
@@ -501,18 +516,15 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
         &mut values,
         &mut scores,
     );
-
-    let mut trees: Vec<Tree<G::State>> = Vec::with_capacity(b);
-    for (i, (&root, g)) in roots.iter().zip(noise).enumerate() {
+    let mut trees = Vec::with_capacity(b);
+    for (i, &root) in roots.iter().enumerate() {
         assert!(game.to_play(root).is_some(), "search of a finished game");
         let mut tree = Tree::empty();
         let logits = &logits[i * a..(i + 1) * a];
         tree.add_node(game, root.clone(), logits, values[i], scores[i]);
-        tree.plan(g, simulations[i], params);
         trees.push(tree);
     }
-    simulate(game, &mut trees, params, evaluator);
-    trees.iter().map(|t| t.result(a, params)).collect()
+    trees
 }
 
 /// Runs the planned simulations of every tree, in lockstep: each step takes one leaf from
@@ -789,20 +801,7 @@ where
             );
             k.tree
         }
-        None => {
-            let (mut logits, mut values, mut scores) = (vec![0.0; a], [0.0], [0.0]);
-            evaluate_utility(
-                evaluator,
-                &[root],
-                params,
-                &mut logits,
-                &mut values,
-                &mut scores,
-            );
-            let mut tree = Tree::empty();
-            tree.add_node(game, root.clone(), &logits, values[0], scores[0]);
-            tree
-        }
+        None => new_trees(game, &[root], params, evaluator).remove(0),
     };
     tree.plan(
         draw_gumbel(rng, a, params.gumbel_scale),
