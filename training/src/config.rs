@@ -599,49 +599,22 @@ impl TrainConfig {
             self.ema_decay,
             "0 (off) or a factor below 1, such as 0.999",
         )?;
-        for (ok, key, value) in [
-            (
-                self.value_weight >= 0.0 && self.value_weight.is_finite(),
-                "value_weight",
-                self.value_weight,
-            ),
-            (
-                self.score_weight >= 0.0 && self.score_weight.is_finite(),
-                "score_weight",
-                self.score_weight,
-            ),
-            (
-                self.gumbel_scale >= 0.0 && self.gumbel_scale.is_finite(),
-                "gumbel_scale",
-                self.gumbel_scale.into(),
-            ),
-            (
-                self.c_visit >= 0.0 && self.c_visit.is_finite(),
-                "c_visit",
-                self.c_visit.into(),
-            ),
-            (
-                self.c_scale >= 0.0 && self.c_scale.is_finite(),
-                "c_scale",
-                self.c_scale.into(),
-            ),
-            (
-                self.eval_every_s >= 0.0 && self.eval_every_s.is_finite(),
-                "eval_every_s",
-                self.eval_every_s,
-            ),
-            (
-                self.score_utility >= 0.0 && self.score_utility.is_finite(),
-                "score_utility",
-                self.score_utility.into(),
-            ),
-            (
-                self.eval_score_utility >= 0.0 && self.eval_score_utility.is_finite(),
-                "eval_score_utility",
-                self.eval_score_utility.into(),
-            ),
+        for (key, value) in [
+            ("value_weight", self.value_weight),
+            ("score_weight", self.score_weight),
+            ("gumbel_scale", self.gumbel_scale.into()),
+            ("c_visit", self.c_visit.into()),
+            ("c_scale", self.c_scale.into()),
+            ("eval_every_s", self.eval_every_s),
+            ("score_utility", self.score_utility.into()),
+            ("eval_score_utility", self.eval_score_utility.into()),
         ] {
-            check(ok, key, value, "a non-negative number")?;
+            check(
+                value >= 0.0 && value.is_finite(),
+                key,
+                value,
+                "a non-negative number",
+            )?;
         }
         check(
             (0.0..=1.0).contains(&self.opponent_share)
