@@ -101,9 +101,18 @@ pub struct TrainConfig {
     /// random seat (0 = pure self-play).
     #[arg(long, default_value_t = 0.0)]
     pub opponent_share: f64,
-    /// Plies after which a self-play game is cut (its positions get no value target).
+    /// Plies after which a self-play game is cut (its positions get no value target, unless
+    /// `cut_draw`).
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
+    /// A self-play game cut by `max_plies` gives value targets as a draw (result 0; the target
+    /// is then `value_target_q` × the search's root value) instead of none, as the evaluation
+    /// scores a cut match. A network that stops ending its games (some of jerin's whole-match
+    /// runs drifted to 300-600-ply matches) then learns that a lead held forever is worth no
+    /// more than a draw. Off: a cut game gives no value targets.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    #[serde(skip_serializing_if = "is_false")]
+    pub cut_draw: bool,
 
     /// Replay buffer capacity in positions.
     #[arg(long, default_value_t = 200_000)]

@@ -5,7 +5,7 @@
 //! value target is the game's result from the view of the player to move at that decision (a
 //! multi-decision turn gives one position per decision, each from its mover's view); the
 //! auxiliary score target is the final seed difference from the mover's view over half the
-//! seeds. A game cut by the ply cap gives no value or score targets. With `round_share`, a
+//! seeds. A game cut by the ply cap gives no value or score targets (with `cut_draw`, a draw's). With `round_share`, a
 //! share of the whole matches of the fours games ends with its first round, valued by that
 //! round's result; with `round_score`, a whole match's decisions get their own round's house
 //! difference as the score target instead of the match's last round's.
@@ -341,6 +341,7 @@ impl SelfPlay {
                 ValueTarget {
                     q: cfg.value_target_q as f32,
                     discount: cfg.value_discount as f32,
+                    cut_draw: cfg.cut_draw,
                 },
                 &mut report,
             );
@@ -462,6 +463,8 @@ struct ValueTarget {
     /// Factor per ply between the decision and the game's end by which the result counts: a win
     /// reached sooner is worth more, a loss put off is worth less (1 = the result as it is).
     discount: f32,
+    /// A cut game is valued as a draw (`cut_draw`) rather than not at all.
+    cut_draw: bool,
 }
 
 /// Why a game stopped.
@@ -471,7 +474,7 @@ enum End {
     Game,
     /// The round it began in is over (a game that ends with its round, `round_share`).
     Round,
-    /// The ply cap cut it: no value targets.
+    /// The ply cap cut it: no value targets, or a draw's (`cut_draw`).
     Cut,
 }
 
@@ -514,9 +517,9 @@ fn finish(
 ) {
     let state = slot.state.as_ref().expect("restored");
     let (returns, scores) = outcome(rules, state, end);
-    let valued = end != End::Cut;
+    let valued = end != End::Cut || target.cut_draw;
     let end = slot.actions.len() as u32;
-    let ValueTarget { q, discount } = target;
+    let ValueTarget { q, discount, .. } = target;
     let mut rounds = slot.round_ends.drain(..).peekable();
     for d in slot.decisions.drain(..) {
         let m = d.mover.index();
@@ -782,6 +785,7 @@ mod tests {
             let target = ValueTarget {
                 q: 0.0,
                 discount: 1.0,
+                cut_draw: false,
             };
             finish(&matches, &mut slot, End::Game, target, &mut report);
             assert!(slot.round_ends.is_empty(), "finish takes the round ends");
@@ -873,7 +877,8 @@ mod tests {
         assert!(rules.is_terminal(&end));
         // Two decisions: South's, three plies before the end, and North's, two before it
         // (the plies between are not played out: only their count matters here).
-        let targets = |q: f32, discount: f32| {
+        // Each decision's (value target, value weight) where the game stopped at `stop`.
+        let stopped = |stop: &VariantState, why: End, target: ValueTarget| {
             let mut slot = Slot {
                 first: Player::South,
                 variety: 0,
@@ -887,17 +892,26 @@ mod tests {
                     decision(Player::North, -0.6, 1),
                 ],
                 opponent: None,
-                state: Some(end.clone()),
+                state: Some(stop.clone()),
             };
             let mut report = StepReport::default();
-            finish(
-                &rules,
-                &mut slot,
-                End::Game,
-                ValueTarget { q, discount },
-                &mut report,
-            );
-            report.samples.iter().map(|s| s.value).collect::<Vec<f32>>()
+            finish(&rules, &mut slot, why, target, &mut report);
+            let samples = report.samples.iter();
+            samples
+                .map(|s| (s.value, s.value_weight))
+                .collect::<Vec<_>>()
+        };
+        let targets = |q: f32, discount: f32| {
+            let target = ValueTarget {
+                q,
+                discount,
+                cut_draw: false,
+            };
+            let samples = stopped(&end, End::Game, target);
+            samples
+                .iter()
+                .map(|&(value, _)| value)
+                .collect::<Vec<f32>>()
         };
         assert_eq!(
             targets(0.0, 1.0),
@@ -917,6 +931,27 @@ mod tests {
         assert!(
             (mixed[0] - 0.225).abs() < 1e-6 && (mixed[1] + 0.55).abs() < 1e-6,
             "{mixed:?}"
+        );
+        // Cut by the ply cap before F is played (the game not over): no value targets, or,
+        // with `cut_draw`, a draw's: the result 0, so only the search's share is left.
+        let cut = |cut_draw| {
+            let target = ValueTarget {
+                q: 0.5,
+                discount: 1.0,
+                cut_draw,
+            };
+            stopped(&state, End::Cut, target)
+        };
+        assert!(
+            cut(false).iter().all(|&(_, w)| w == 0.0),
+            "{:?}",
+            cut(false)
+        );
+        let drawn = cut(true);
+        assert!(drawn.iter().all(|&(_, w)| w == 1.0), "{drawn:?}");
+        assert!(
+            (drawn[0].0 - 0.1).abs() < 1e-6 && (drawn[1].0 + 0.3).abs() < 1e-6,
+            "{drawn:?}"
         );
     }
 }
