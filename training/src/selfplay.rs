@@ -5,10 +5,11 @@
 //! value target is the game's result from the view of the player to move at that decision (a
 //! multi-decision turn gives one position per decision, each from its mover's view); the
 //! auxiliary score target is the final seed difference from the mover's view over half the
-//! seeds. A game cut by the ply cap gives no value or score targets (with `cut_draw`, a draw's). With `round_share`, a
-//! share of the whole matches of the fours games ends with its first round, valued by that
-//! round's result; with `round_score`, a whole match's decisions get their own round's house
-//! difference as the score target instead of the match's last round's.
+//! seeds. A game cut by the ply cap gives no value or score targets (with `cut_draw`, a
+//! draw's). With `round_share`, a share of the whole matches of the fours games ends with its
+//! first round, valued by that round's result; with `round_score`, a whole match's decisions
+//! get their own round's house difference as the score target instead of the match's last
+//! round's.
 //!
 //! With `opponents` (a share of the games, `opponent_share`), a baseline agent takes one seat
 //! of a game: only the network's decisions become training positions, and their value target is
@@ -118,7 +119,7 @@ pub struct StepReport {
     /// Results of the games that ended from the first mover's view.
     pub first_mover_returns: Vec<f32>,
     /// The network's scores (1 a win, ½ a draw, 0 a loss) in the games against an opponent
-    /// agent that ended (cut games not counted).
+    /// agent that ended (cut games not counted; with `cut_draw`, counted as draws).
     pub opponent_scores: Vec<f32>,
 }
 
@@ -942,11 +943,8 @@ mod tests {
             };
             stopped(&state, End::Cut, target)
         };
-        assert!(
-            cut(false).iter().all(|&(_, w)| w == 0.0),
-            "{:?}",
-            cut(false)
-        );
+        let unvalued = cut(false);
+        assert!(unvalued.iter().all(|&(_, w)| w == 0.0), "{unvalued:?}");
         let drawn = cut(true);
         assert!(drawn.iter().all(|&(_, w)| w == 1.0), "{drawn:?}");
         assert!(
