@@ -14,7 +14,7 @@ use crate::rules::{exchanges_after, tactics_bound, Rules};
 use serde::Deserialize;
 
 /// The deepest look-ahead [`encode`] offers.
-pub const MAX_LOOKAHEAD: u8 = 3;
+pub const MAX_LOOKAHEAD: u8 = 4;
 
 /// Length of [`encode`]'s output: the observation, then the look-ahead features of
 /// `lookahead` plies.
@@ -28,8 +28,8 @@ pub fn input_len<R: Rules>(rules: &R, lookahead: u8) -> usize {
 
 /// Writes the input of `s` into `out` (`input_len(rules, lookahead)` long): the observation
 /// from the view of the player to move, then the look-ahead features of `lookahead` plies
-/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`](crate::rules::exchanges); `3`: then
-/// the third ply, [`exchanges_after`]).
+/// (`1`: [`Rules::tactics`]; `2`: those, then [`exchanges`](crate::rules::exchanges); `3`, `4`:
+/// then the third and fourth plies, [`exchanges_after`]).
 pub fn encode<R: Rules>(rules: &R, s: &R::State, lookahead: u8, out: &mut [f32]) {
     let n = rules.observation_len();
     rules.observe(s, &mut out[..n]);
@@ -109,9 +109,9 @@ mod tests {
         assert_eq!(read(r#"{"lookahead": false}"#), Ok(0));
         assert_eq!(read(r#"{"lookahead": true}"#), Ok(1));
         assert_eq!(read(r#"{"lookahead": 2}"#), Ok(2));
-        assert_eq!(read(r#"{"lookahead": 3}"#), Ok(3));
-        let e = read(r#"{"lookahead": 4}"#).unwrap_err();
-        assert!(e.contains("lookahead = 4") && e.contains("0 to 3"), "{e}");
+        assert_eq!(read(r#"{"lookahead": 4}"#), Ok(4));
+        let e = read(r#"{"lookahead": 5}"#).unwrap_err();
+        assert!(e.contains("lookahead = 5") && e.contains("0 to 4"), "{e}");
         assert!(read(r#"{"lookahead": "deep"}"#).is_err());
     }
 
@@ -124,6 +124,7 @@ mod tests {
             ("1", "1"),
             ("3", "3"),
             ("4", "4"),
+            ("5", "5"),
             ("300", "300"),
             ("-1", "-1"),
             ("deep", r#""deep""#),
@@ -131,7 +132,7 @@ mod tests {
             let config = read(&format!(r#"{{"lookahead": {json}}}"#));
             assert_eq!(parse_lookahead(flag).ok(), config.ok(), "{flag}");
         }
-        let e = parse_lookahead("4").unwrap_err();
-        assert!(e.contains("lookahead = 4") && e.contains("0 to 3"), "{e}");
+        let e = parse_lookahead("5").unwrap_err();
+        assert!(e.contains("lookahead = 5") && e.contains("0 to 4"), "{e}");
     }
 }

@@ -71,7 +71,8 @@ class Game:
         """The observation from the view of the player to move; with ``lookahead`` (``True`` or
         ``1``), followed by ``tactics()``, with ``lookahead=2`` then by ``exchanges()``, with
         ``lookahead=3`` then by the third ply (each move's gain once the answer and the mover's
-        best reply are counted) (as ``VecEnv(..., lookahead=...)`` writes its rows)."""
+        best reply are counted), with ``lookahead=4`` then by the fourth (the opponent's best answer
+        to that reply counted too) (as ``VecEnv(..., lookahead=...)`` writes its rows)."""
     def tactics(self) -> npt.NDArray[np.float32]:
         """Look-ahead features: each action's gain by the baselines' heuristic (seeds / 8), and
         in yao the opponent's threats; what a network trained with ``lookahead`` also takes."""

@@ -24,7 +24,8 @@ the player to move. The agent not to move receives that same vector, with an all
 ``lookahead=True`` appends the look-ahead features (``ayo.Game.tactics``: what each move gains
 by the baselines' heuristic; in the fours games, by what the round would give if it ended
 now); ``lookahead=2`` then also ``ayo.Game.exchanges`` (each move's gain once the best answer
-is counted), ``lookahead=3`` a third ply (once the mover's best reply is counted too).
+is counted), ``lookahead=3`` a third ply (once the mover's best reply is counted too),
+``lookahead=4`` a fourth (once the opponent's best answer to that reply is counted too).
 
     from ayo.pettingzoo import env
     e = env("oware")

@@ -12,8 +12,8 @@ pub fn value_error(e: impl std::fmt::Display) -> PyErr {
 
 /// Plies of look-ahead features from Python: `False`/`None` 0, `True` 1, or a number of plies
 /// up to `ayo_env::input::MAX_LOOKAHEAD` (2: also what each move gains once the best answer is
-/// counted; 3: once the best reply to that answer is counted too); anything else is refused,
-/// naming it.
+/// counted; 3: once the best reply to that answer is counted too; 4: and the best answer to
+/// that reply); anything else is refused, naming it.
 pub fn lookahead_plies(value: Option<&Bound<'_, PyAny>>) -> PyResult<u8> {
     let max = ayo_env::input::MAX_LOOKAHEAD;
     let Some(v) = value.filter(|v| !v.is_none()) else {

@@ -69,6 +69,12 @@ def test_two_plies_of_lookahead_add_the_exchanges(variant):
     np.testing.assert_array_equal(x3[:length], g.observation(lookahead=2))
     assert low <= x3.min() and x3.max() <= high
     assert np.all(x3[length:][~g.action_mask()] == 0)
+    # A fourth ply adds another, after the third.
+    assert g.observation_spec(lookahead=4) == (length + 2 * g.num_actions, low, high)
+    x4 = g.observation(lookahead=4)
+    np.testing.assert_array_equal(x4[: length + g.num_actions], x3)
+    assert low <= x4.min() and x4.max() <= high
+    assert np.all(x4[length + g.num_actions :][~g.action_mask()] == 0)
     for _ in range(60):
         if g.is_terminal():
             break
@@ -77,7 +83,7 @@ def test_two_plies_of_lookahead_add_the_exchanges(variant):
         assert low <= x.min() and x.max() <= high
         assert np.all(g.exchanges()[~g.action_mask()] == 0)
         g.apply(int(rng.choice(g.legal_actions())))
-    for bad in (4, -1, "deep"):
+    for bad in (5, -1, "deep"):
         with pytest.raises(ValueError, match="lookahead"):
             g.observation(lookahead=bad)
 

@@ -388,8 +388,13 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
             // declared bounds.
             let mut obs = vec![f32::NAN; v.observation_len()];
             v.observe(s, &mut obs);
-            // (The third ply costs a ply of play per reply: every fourth position.)
-            let deepest = if v.ply(s) % 4 == 0 { MAX_LOOKAHEAD } else { 2 };
+            // (Each ply beyond the second costs a ply of play per reply: the third every
+            // fourth position, the fourth every sixteenth.)
+            let deepest = match v.ply(s) % 16 {
+                0 => MAX_LOOKAHEAD,
+                4 | 8 | 12 => 3,
+                _ => 2,
+            };
             for plies in 1..=deepest {
                 let mut input = vec![f32::NAN; input_len(v, plies)];
                 encode(v, s, plies, &mut input);
@@ -417,8 +422,8 @@ fn tactics_and_exchanges_are_bounded_and_zero_for_illegal_moves() {
 /// ([`Rules::gain_measure`]: the heuristic, or in the fours games what the round would give if
 /// it ended now), found here by playing every line out: where no line of the ply's depth ends
 /// the game, ply `k` of a move is the measure `k` decisions on, each side choosing its best,
-/// less the measure now (the gains telescope along the line), in units of [`GAIN_UNIT`]. Every
-/// eighth position of each game of every variant.
+/// less the measure now (the gains telescope along the line), in units of [`GAIN_UNIT`]. Plies 2
+/// and 3 at every eighth position of each game of every variant, ply 4 too at every sixteenth.
 #[test]
 fn deeper_plies_are_the_measures_minimax() {
     let checked = RefCell::new(0usize);
@@ -432,13 +437,14 @@ fn deeper_plies_are_the_measures_minimax() {
             if v.ply(s) % 8 != 0 {
                 return Ok(());
             }
-            let mut deeper = vec![f32::NAN; 2 * n];
-            exchanges_after(v, s, 3, &mut deeper);
+            let plies = if v.ply(s) % 16 == 0 { MAX_LOOKAHEAD } else { 3 };
+            let mut deeper = vec![f32::NAN; (plies as usize - 1) * n];
+            exchanges_after(v, s, plies, &mut deeper);
             let now = v.gain_measure(s, mover);
             for a in v.legal_mask(s).iter() {
                 let mut after = s.clone();
                 v.play_unchecked(&mut after, a);
-                for k in 2..=3u32 {
+                for k in 2..=plies as u32 {
                     let Some(best) = minimax(v, &after, k - 1, mover) else {
                         continue; // a line ends the game: the gain alone is read
                     };
