@@ -23,7 +23,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 # How a run's `lookahead` reads in RESULTS.md's header.
-PLIES = {2: "two", 3: "three"}
+PLIES = {2: "two", 3: "three", 4: "four"}
 
 
 def line(r, label=""):
