@@ -1,6 +1,8 @@
 """Prints the "Trained models" table (one row per variant) from the shipped models' metadata and
-their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh; whole matches
-also from match-seed2.csv, the same network from a second set of openings, where measured).
+their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh; also
+final-seed2.csv and match-seed2.csv, the same network from a second set of openings, where
+measured), then the ceiling table: what a much stronger searcher reaches under the same protocol
+(experiments/ceiling/<variant>/ and, deeper searches, <variant>-ab<depth>/).
 
     python3 scripts/models_table.py            # markdown table on stdout
 
@@ -45,17 +47,19 @@ def rows(path):
 
 
 def pooled(*tables):
-    """Measurements of one network in several files (match.csv and match-seed2.csv: other
-    openings), summed agent by agent: games, W-D-L and matches cut, the score recomputed (a cut
-    match is counted as a draw); the pairs won both / split / lost both and the wins by seat
-    where every file of that agent counted them (older CSVs have no such columns)."""
+    """Measurements of one network in several files (final.csv and final-seed2.csv, match.csv
+    and match-seed2.csv: other openings), summed agent by agent: games, W-D-L and matches cut,
+    the score recomputed (a cut match is counted as a draw); the distinct games (each set's own,
+    added: two sets of random openings share none), the pairs won both / split / lost both and
+    the wins by seat where every file of that agent counted them (older CSVs have no such
+    columns)."""
     out, sums_of = {}, {}
     for measured in tables:
         for agent, r in measured.items():
             total = out.setdefault(agent, dict.fromkeys(("games", "wins", "draws", "losses", "truncated"), 0))
             for k in total:
                 total[k] += int(r[k])
-            groups = sums_of.setdefault(agent, {keys: dict.fromkeys(keys, 0) for keys in (PAIRS, SEATS)})
+            groups = sums_of.setdefault(agent, {keys: dict.fromkeys(keys, 0) for keys in (DISTINCT, PAIRS, SEATS)})
             for keys, sums in groups.items():
                 if sums is not None and counted(r, keys):
                     for k in keys:
@@ -75,6 +79,8 @@ PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
 
 
 SEATS = ("wins_south", "wins_north")
+
+DISTINCT = ("distinct",)
 
 
 def counted(r, keys):
@@ -122,10 +128,10 @@ def main():
             continue
         meta = json.loads(meta_path.read_text())
         run = ROOT / "experiments" / run_name
-        final = rows(run / "final.csv")
+        final = pooled(rows(run / "final.csv"), rows(run / "final-seed2.csv"))
         match = pooled(rows(run / "match.csv"), rows(run / "match-seed2.csv"))
         m, a = final.get("mcts:1000"), final.get("alphabeta:6")
-        distinct = "/".join(r["distinct"] + " of " + r["games"] for r in (m, a) if r) or "—"
+        distinct = "/".join(f"{r['distinct']} of {r['games']}" for r in (m, a) if r and counted(r, DISTINCT)) or "—"
         if match:
             mm, ma = match.get("mcts:1000"), match.get("alphabeta:6")
             trunc = sum(int(r["truncated"]) for r in (mm, ma) if r)
@@ -144,32 +150,41 @@ def main():
 
 
 def ceiling_table():
-    """What a much stronger searcher reaches under the same protocol (scripts/ceiling.sh)."""
+    """What a much stronger searcher reaches under the same protocol (scripts/ceiling.sh): a row
+    per variant from experiments/ceiling/<variant>/, then one per deeper search measured in
+    <variant>-ab<depth>/, shallowest first."""
     out = ["| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",
            "|---|---|---|---|---|"]
+    ceiling = ROOT / "experiments" / "ceiling"
     for v in VARIANTS:
-        path = ROOT / "experiments" / "ceiling" / v / "crosstable.csv"
-        if not path.is_file():
-            continue
-        with path.open() as f:
-            table = list(csv.DictReader(f))
-        strong = table[0]["player"]
-        cells, pairs = [], []
-        for opponent in ("mcts:1000", "alphabeta:6"):
-            r = next((r for r in table if r["player"] == strong and r["opponent"] == opponent), None)
-            if r is None:
-                cells.append("—")
-                continue
-            w = int(r["south_w"]) + int(r["north_w"])
-            d = int(r["south_d"]) + int(r["north_d"])
-            l = int(r["south_l"]) + int(r["north_l"])
-            g = w + d + l
-            cells.append(wdl({"games": g, "wins": w, "draws": d, "losses": l, "score": (w + d / 2) / g}))
-            won = int(r["pairs_ww"])
-            lost = int(r["pairs_ll"])
-            pairs.append(f"{won} / {g // 2 - won - lost} / {lost}")
-        out.append(f"| `{v}` | `{strong}` | {cells[0]} | {cells[1]} | {' and '.join(pairs)} |")
+        deeper = sorted(ceiling.glob(f"{v}-ab*/crosstable.csv"), key=lambda p: int(p.parent.name.rsplit("-ab", 1)[1]))
+        for path in [ceiling / v / "crosstable.csv", *deeper]:
+            if path.is_file():
+                out.append(ceiling_row(v, path))
     return "\n".join(out)
+
+
+def ceiling_row(v, path):
+    """The ceiling table's row of a tournament's crosstable.csv: its first player against the
+    two baselines."""
+    with path.open() as f:
+        table = list(csv.DictReader(f))
+    strong = table[0]["player"]
+    cells, pairs = [], []
+    for opponent in ("mcts:1000", "alphabeta:6"):
+        r = next((r for r in table if r["player"] == strong and r["opponent"] == opponent), None)
+        if r is None:
+            cells.append("—")
+            continue
+        w = int(r["south_w"]) + int(r["north_w"])
+        d = int(r["south_d"]) + int(r["north_d"])
+        l = int(r["south_l"]) + int(r["north_l"])
+        g = w + d + l
+        cells.append(wdl({"games": g, "wins": w, "draws": d, "losses": l, "score": (w + d / 2) / g}))
+        won = int(r["pairs_ww"])
+        lost = int(r["pairs_ll"])
+        pairs.append(f"{won} / {g // 2 - won - lost} / {lost}")
+    return f"| `{v}` | `{strong}` | {cells[0]} | {cells[1]} | {' and '.join(pairs)} |"
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 """scripts/models_table.py: its W-D-L cell and opening plies, and the two tables it prints, run on
 a copy of the repository's layout (conftest.repo) with hand-made model metadata, final.csv,
 match.csv and ceiling crosstables: one row per variant in a fixed order, a row of dashes for a
-variant without its model, the whole-match column with a second set of openings (match-seed2.csv)
-added in and its cut matches summed over both baselines, and the ceiling
-table's W-D-L and pair counts from a crosstable's seat columns."""
+variant without its model, a second set of openings (final-seed2.csv, match-seed2.csv) added in
+and the whole matches' cut matches summed over both baselines, and the ceiling
+table's W-D-L and pair counts from a crosstable's seat columns, deeper searches after a variant's
+row."""
 
 import json
 
@@ -31,11 +32,14 @@ def test_pooled():
     second = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", truncated=1)}
     both = models_table.pooled(first, second)
     assert both["mcts:1000"] == {"games": 400, "wins": 351, "draws": 1, "losses": 48, "truncated": 1,
-                                 "score": 0.87875}
+                                 "score": 0.87875, "distinct": 400}
     assert models_table.wdl(both["mcts:1000"]) == "351-1-48 (87.75 % wins, score 87.88 %)"
     assert both["alphabeta:6"]["games"] == 200 and both["alphabeta:6"]["score"] == 0.81
     assert models_table.pooled({}, {}) == {}
     assert models_table.pairs(both["mcts:1000"]) == "—", "pairs counted in neither file"
+    # Distinct games are added where both files counted them.
+    older = {"mcts:1000": result("mcts:1000", 200, 180, 1, 19, "0.9025", distinct="")}
+    assert "distinct" not in models_table.pooled(first, older)["mcts:1000"]
 
 
 def test_pooled_pairs():
@@ -78,6 +82,7 @@ def test_tables(repo):
     model("ncho", 60.003, 22454016)
     model("oware", 30, 8.04e6)
     model("adi", 59.6, 7_960_000)
+    model("jodu", 50, 13.7e6)
     exp = repo / "experiments"
     write_csv(exp / "ncho-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199),
                                               result("alphabeta:6", 200, 174, 12, 14, "0.900")])
@@ -85,12 +90,21 @@ def test_tables(repo):
                                               result("alphabeta:6", 200, 160, 4, 36, "0.810", truncated=3)])
     write_csv(exp / "ncho-1h" / "match-seed2.csv", [result("mcts:1000", 200, 180, 2, 18, "0.905", truncated=2)])
     write_csv(exp / "oware-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199)])
+    # A second set of openings against mcts:1000 (final-seed2.csv) is added into that column.
+    write_csv(exp / "jodu-1h" / "final.csv", [result("mcts:1000", 200, 115, 14, 71, "0.610"),
+                                              result("alphabeta:6", 200, 106, 13, 81, "0.562", distinct=194)])
+    write_csv(exp / "jodu-1h" / "final-seed2.csv", [result("mcts:1000", 200, 111, 18, 71, "0.600", distinct=199)])
     write_csv(exp / "ceiling" / "ncho" / "crosstable.csv", [
         cross("alphabeta:10", "mcts:1000", (21, 9, 20), (23, 13, 14), 0, 0),
         cross("mcts:1000", "alphabeta:10", (14, 13, 23), (20, 9, 21), 0, 0),  # the other side: not read
         cross("alphabeta:10", "alphabeta:6", (33, 3, 14), (23, 8, 19), 2, 6)], CROSS_FIELDS)
     write_csv(exp / "ceiling" / "jerin" / "crosstable.csv", [
         cross("alphabeta:12", "mcts:1000", (40, 5, 5), (38, 6, 6), 1, 30)], CROSS_FIELDS)
+    # Deeper searches of a variant (<variant>-ab<depth>/) follow its row, shallowest first.
+    write_csv(exp / "ceiling" / "ncho-ab18" / "crosstable.csv", [
+        cross("alphabeta:18", "mcts:1000", (30, 10, 10), (20, 10, 20), 0, 10)], CROSS_FIELDS)
+    write_csv(exp / "ceiling" / "ncho-ab14" / "crosstable.csv", [
+        cross("alphabeta:14", "alphabeta:6", (35, 5, 10), (25, 5, 20), 1, 8)], CROSS_FIELDS)
     dashes = "| — | — | — | — | — | — | — |"
     assert run_script(repo, "models_table.py").splitlines() == [
         "| variant | checkpoint | training | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | distinct games | "
@@ -105,12 +119,16 @@ def test_tables(repo):
         "/ 160-4-36 (80.0 % wins, score 81.0 %); 6 of 600 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
         "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/adi-1h/`](experiments/adi-1h/) |",
         "| `jerin` " + dashes,
-        "| `jodu` " + dashes,
+        "| `jodu` | `models/jodu/jodu-1h.ot` | 50 min, 13.7 M positions | 226-32-142 (56.5 % wins, score 60.5 %) "
+        "| 106-13-81 (53.0 % wins, score 56.25 %) | 399 of 400/194 of 200 | — (one game is the whole game) "
+        "| [`experiments/jodu-1h/`](experiments/jodu-1h/) |",
         "| `yao` " + dashes,
         "",
         "| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",
         "|---|---|---|---|---|",
         "| `ncho` | `alphabeta:10` | 44-22-34 (44.0 % wins, score 55.0 %) | 56-11-33 (56.0 % wins, score 61.5 %) "
         "| 0 / 50 / 0 and 6 / 42 / 2 |",
+        "| `ncho` | `alphabeta:14` | — | 60-10-30 (60.0 % wins, score 65.0 %) | 8 / 41 / 1 |",
+        "| `ncho` | `alphabeta:18` | 50-20-30 (50.0 % wins, score 60.0 %) | — | 10 / 40 / 0 |",
         "| `jerin` | `alphabeta:12` | 78-11-11 (78.0 % wins, score 83.5 %) | — | 30 / 19 / 1 |",
     ]

@@ -175,5 +175,5 @@ def test_second_openings_and_both_sets(repo):
     assert lines[i:] == HEAD + MATCH_LINES + [
         "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 | 82 / 16 / 2 | 95 / 85 |",
         "| `alphabeta:8` (second openings) | 100 | 60-0-40 | 60.0 % | 60.0 % | 100 | 0 | — | — |",
-        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | — | 1 | 162 / 31 / 7 | 185 / 170 |"]
+        "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | 399 | 1 | 162 / 31 / 7 | 185 / 170 |"]
     assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()
