@@ -260,9 +260,10 @@ impl Game {
     }
 
     /// The observation from the view of the player to move (float32, `observation_len`); with
-    /// `lookahead` (`True` or 1), followed by the look-ahead features (`tactics()`), and with
-    /// `lookahead=2` then by `exchanges()`, as a network trained with them takes its input and
-    /// as `VecEnv(..., lookahead=...)` writes its rows.
+    /// `lookahead` (`True` or 1), followed by the look-ahead features (`tactics()`), with
+    /// `lookahead=2` then by `exchanges()`, and with `3` and `4` then by the third and fourth
+    /// plies, as a network trained with them takes its input and as `VecEnv(..., lookahead=...)`
+    /// writes its rows.
     #[pyo3(signature = (lookahead = None))]
     fn observation<'py>(
         &self,
