@@ -71,10 +71,11 @@ class AyoEnv(gymnasium.Env):
     * Observation: the variant's float32 observation from the agent's view (``Box``), or with
       ``obs_type="dict"`` a ``Dict`` of it and an int8 ``action_mask``. When the game has ended
       on the opponent's side of the board the final observation is from the view of the player
-      who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True`` (or ``2``)
+      who would have moved next, as ``ayo.Game.observation`` gives it. With ``lookahead=True`` (``1``)
       it ends with the look-ahead features (``ayo.Game.tactics``: what each move gains by the
       baselines' heuristic; in the fours games, by what the round would give if it ended now),
-      as the shipped networks trained with them see a position.
+      as the shipped networks trained with them see a position; ``2``, ``3`` or ``4`` add the
+      deeper plies (``ayo.Game.observation``), as the PettingZoo environment's.
     * Action: ``Discrete(num_actions)``; legal actions: ``info["action_mask"]`` /
       ``action_masks()``. An illegal action (``illegal_action="lose"``, the default, as
       PettingZoo's board games and as ``check_env``'s unmasked sampling needs) ends the episode
@@ -244,7 +245,7 @@ class AyoVectorEnv(VectorEnv):
       In every mode ``info["final_returns"]`` (both players' results, ``_final_returns``
       marking the games that ended) is given on the step that ends games.
     * ``reset(seed=...)``: one integer, or a list of one per game.
-    * ``lookahead=True`` (or ``2``): each observation ends with the look-ahead features (``ayo.VecEnv``'s).
+    * ``lookahead=True`` (or ``1`` to ``4`` plies): each observation ends with the look-ahead features (``ayo.VecEnv``'s).
     * An illegal action raises ``ValueError`` naming the game and the action; no game changes.
     """
 
