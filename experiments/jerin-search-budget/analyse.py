@@ -2,13 +2,14 @@
 """Where a network's whole matches of a fours game are won and lost.
 
 Reads the game records an `ayo tournament --out DIR` of one network (a `net:` player) against
-one baseline wrote under DIR/games/, and prints per seat of the network:
+one baseline wrote under DIR/games/, and prints per seat of the network (or of the player named by
+`--player NAME`, e.g. `--player alphabeta:12`; "network" below means that player):
   * the first round's result (houses the network owns when round 2 begins; a match that ends in
     its first round counts 12 or 0) against the match's result;
   * the group difference the shared random opening left (the network's groups minus the
     opponent's when the first counted move is due) against the match's result.
 
-Usage: python3 analyse.py DIR [DIR ...]
+Usage: python3 analyse.py [--player NAME] DIR [DIR ...]
 """
 import collections
 import glob
@@ -16,11 +17,14 @@ import json
 import sys
 
 
-def games(folder):
+def games(folder, player=None):
     for path in sorted(glob.glob(folder + "/games/*.json")):
         with open(path) as f:
             g = json.load(f)
-        net = next(i for i, s in enumerate(g["seats"]) if s.startswith("net:"))
+        if player is None:
+            net = next(i for i, s in enumerate(g["seats"]) if s.startswith("net:"))
+        else:
+            net = g["seats"].index(player)
         yield net, g
 
 
@@ -39,11 +43,11 @@ def opening_difference(net, g):
     return groups[net] - groups[1 - net]
 
 
-def report(folder):
+def report(folder, player=None):
     by_round = collections.Counter()
     by_opening = collections.Counter()
     seats = collections.Counter()
-    for net, g in games(folder):
+    for net, g in games(folder, player):
         seat = "South" if net == 0 else "North"
         won = g["outcome"]["returns"][net] > 0
         houses = first_round_houses(net, g)
@@ -73,7 +77,13 @@ def report(folder):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    player = None
+    if args[:1] == ["--player"]:
+        if len(args) < 2:
+            sys.exit(__doc__)
+        player, args = args[1], args[2:]
+    if not args:
         sys.exit(__doc__)
-    for folder in sys.argv[1:]:
-        report(folder)
+    for folder in args:
+        report(folder, player)
