@@ -11,10 +11,10 @@ one baseline wrote under DIR/games/, and prints per seat of the network (or of t
 
 Usage: python3 analyse.py [--player NAME] DIR [DIR ...]
 """
+import argparse
 import collections
 import glob
 import json
-import sys
 
 
 def games(folder, player=None):
@@ -77,13 +77,9 @@ def report(folder, player=None):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    player = None
-    if args[:1] == ["--player"]:
-        if len(args) < 2:
-            sys.exit(__doc__)
-        player, args = args[1], args[2:]
-    if not args:
-        sys.exit(__doc__)
-    for folder in args:
-        report(folder, player)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--player", help="the player analysed (default: the `net:` player)")
+    parser.add_argument("folders", nargs="+", metavar="DIR")
+    args = parser.parse_args()
+    for folder in args.folders:
+        report(folder, args.player)
