@@ -13,19 +13,26 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use ayo_env::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The progress of a match or a tournament, pair by pair, on stderr (stdout keeps the results):
-/// a bar on a terminal; otherwise (a log file) a line at every tenth of the pairs and at the
-/// last, `STATUS after K of N pairs, T s`.
+/// a bar on a terminal; otherwise (a log file) a line at every tenth of the pairs, at the last,
+/// and after any pair that ends a minute or more without a line (slow players: a tenth of
+/// `alphabeta:12`'s 100 jerin pairs takes ten minutes), `STATUS after K of N pairs, T s`.
 pub struct PairProgress {
     bar: ProgressBar,
     started: Instant,
+    /// When the last line was written (log files).
+    last_line: Mutex<Instant>,
 }
+
+/// The longest a log goes without a progress line while pairs end.
+const QUIET_LOG: Duration = Duration::from_secs(60);
 
 impl PairProgress {
     /// Starts the clock of the lines' seconds.
@@ -37,13 +44,17 @@ impl PairProgress {
         PairProgress {
             bar,
             started: Instant::now(),
+            last_line: Mutex::new(Instant::now()),
         }
     }
 
     /// `done` of `pairs` pairs played; `status` says how they went (a W-D-L, or the label).
     pub fn update(&self, done: usize, pairs: usize, status: &str) {
         if self.bar.is_hidden() {
-            if done * 10 / pairs != (done - 1) * 10 / pairs || done == pairs {
+            let mut last_line = self.last_line.lock().expect("not poisoned");
+            let tenth = done * 10 / pairs != (done - 1) * 10 / pairs;
+            if tenth || done == pairs || last_line.elapsed() >= QUIET_LOG {
+                *last_line = Instant::now();
                 eprintln!(
                     "{status} after {done} of {pairs} pairs, {:.1} s",
                     self.started.elapsed().as_secs_f64()
