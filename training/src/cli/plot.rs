@@ -495,8 +495,8 @@ experiments/oware-1h/checkpoints/step-0005000.ot,5000,600,1400000,mcts:1000,32,4
             .collect();
         let mean = errors.iter().map(|&e| e as f64).sum::<f64>() / errors.len() as f64;
         let worst = *errors.iter().max().unwrap();
-        // The best 256 of this plane (16 greys × its 16 blues) are off by 2.7 on average and 8
-        // at worst; NeuQuant at its finest sampling gets 4.2 and 20.
+        // A palette of its 16 blues × 16 evenly spaced greys is off by 2.7 on average and 8 at
+        // worst; NeuQuant at its finest sampling gets 4.2 and 20.
         assert!(
             mean <= 5.0 && worst <= 24,
             "off by {mean} on average, {worst} at worst"
