@@ -12,6 +12,8 @@
 
 use std::sync::Arc;
 
+use crate::rng::mix;
+
 /// Keys kept inline (16 bytes each).
 pub const INLINE: usize = 16;
 
@@ -26,6 +28,8 @@ pub struct Repetition {
     bloom: u64,
     /// Older keys, when more than [`INLINE`] were remembered since the last restart.
     older: Option<Arc<Spilled>>,
+    /// The XOR of [`key_hash`] over the remembered keys: equal memories (as sets) hash equal.
+    fingerprint: u64,
 }
 
 /// A full inline block of keys, moved out of the state, and the blocks before it.
@@ -42,6 +46,7 @@ impl Default for Repetition {
             len: 0,
             bloom: 0,
             older: None,
+            fingerprint: 0,
         }
     }
 }
@@ -54,6 +59,12 @@ fn bloom_bit(key: u128) -> u64 {
     1 << (h >> 58)
 }
 
+/// A 64-bit hash of one remembered key, for [`Repetition::fingerprint`].
+#[inline]
+fn key_hash(key: u128) -> u64 {
+    mix(key as u64 ^ mix((key >> 64) as u64 ^ 0x5851_f42d_4c95_7f2d))
+}
+
 impl Repetition {
     /// Forgets everything and remembers `key` (after a capture, or at the start).
     #[inline]
@@ -62,6 +73,16 @@ impl Repetition {
         self.len = 1;
         self.bloom = bloom_bit(key);
         self.older = None;
+        self.fingerprint = key_hash(key);
+    }
+
+    /// A hash of the remembered positions as a set (their order does not matter: which of
+    /// them a game can still recur to decides its future, not the order they came in). Two
+    /// games on the same board with different memories can end differently; a transposition
+    /// table keys them apart by this.
+    #[inline]
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
     }
 
     /// Remembers `key`; returns `true` if it was already seen since the last restart.
@@ -102,6 +123,7 @@ impl Repetition {
         }
         self.inline[self.len as usize] = key;
         self.len += 1;
+        self.fingerprint ^= key_hash(key);
     }
 
     /// The remembered keys, oldest first.

@@ -208,6 +208,13 @@ pub trait Rules: Clone + Debug + Send + Sync + 'static {
     fn snapshot(&self, s: &Self::State) -> Snapshot;
     /// A hash of the position (Zobrist or equivalent), for transposition tables.
     fn hash(&self, s: &Self::State) -> u64;
+    /// A hash of what decides the game's future besides the position: the repetition rule's
+    /// memory of the positions since the last capture (0 in variants without that rule). A
+    /// transposition table keys by both: the same board can end the game at its recurrence on
+    /// one path and play on along another.
+    fn memory_hash(&self, _s: &Self::State) -> u64 {
+        0
+    }
     /// The compact text notation of the position.
     fn notation(&self, s: &Self::State) -> String;
     /// Parses [`Rules::notation`]; the history of the repetition rule starts at this position.

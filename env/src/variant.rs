@@ -255,6 +255,9 @@ impl Rules for Variant {
     fn hash(&self, s: &VariantState) -> u64 {
         with_state!(self, s, r, s => r.hash(s))
     }
+    fn memory_hash(&self, s: &VariantState) -> u64 {
+        with_state!(self, s, r, s => r.memory_hash(s))
+    }
     fn notation(&self, s: &VariantState) -> String {
         with_state!(self, s, r, s => r.notation(s))
     }

@@ -206,6 +206,9 @@ impl Rules for Ayo {
     fn hash(&self, s: &AyoState) -> u64 {
         s.position.hash(s.over as u64)
     }
+    fn memory_hash(&self, s: &AyoState) -> u64 {
+        s.history.fingerprint()
+    }
     fn notation(&self, s: &AyoState) -> String {
         s.position.notation(&[])
     }

@@ -227,6 +227,9 @@ impl Rules for Ayoayo {
         s.position
             .hash(s.over as u64 | (s.odu_used[0] as u64) << 1 | (s.odu_used[1] as u64) << 2)
     }
+    fn memory_hash(&self, s: &AyoayoState) -> u64 {
+        s.history.fingerprint()
+    }
     fn notation(&self, s: &AyoayoState) -> String {
         s.position.notation(&[format!(
             "odu {} {}",

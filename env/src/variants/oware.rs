@@ -211,6 +211,9 @@ impl Rules for Oware {
     fn hash(&self, s: &OwareState) -> u64 {
         s.position.hash(s.over as u64)
     }
+    fn memory_hash(&self, s: &OwareState) -> u64 {
+        s.history.fingerprint()
+    }
     fn notation(&self, s: &OwareState) -> String {
         s.position.notation(&[])
     }

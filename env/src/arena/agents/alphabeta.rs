@@ -1,5 +1,6 @@
 //! `alphabeta:D`: negamax with alpha-beta pruning, iterative deepening, move ordering and a
-//! transposition table keyed by [`Rules::hash`].
+//! transposition table keyed by the position and the repetition memory ([`Rules::hash`],
+//! [`Rules::memory_hash`]).
 //!
 //! Every search starts from an empty table: what `alphabeta:D` plays in a position depends on
 //! the position, `D` and its random tie-break alone, not on the searches before it. (A table kept
@@ -15,7 +16,7 @@
 use crate::action::Action;
 use crate::agent::{Agent, Analysis};
 use crate::player::Player;
-use crate::rng::Rng;
+use crate::rng::{mix, Rng};
 use crate::rules::Rules;
 use crate::variant::{Variant, VariantState};
 
@@ -138,7 +139,7 @@ impl AlphaBeta {
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
-        let key = rules.hash(s);
+        let key = rules.hash(s) ^ mix(rules.memory_hash(s));
         let slot = key as usize & (TT_SIZE - 1);
         let mut tt_move = None;
         let generation = self.generation;
@@ -295,6 +296,80 @@ mod tests {
         for _ in 0..300 {
             shallow.set_random_state(stream);
             assert_eq!(shallow.search(&oware, &later), first);
+        }
+    }
+
+    /// Plain minimax to `depth`, no pruning and no table, scored as [`AlphaBeta`] scores a
+    /// node (from `view`, negated where the mover changes): the reference its search must equal.
+    fn minimax<R: Rules>(rules: &R, s: &R::State, view: Player, depth: u32) -> i32 {
+        match rules.to_play(s) {
+            None => terminal_score(rules, s, view),
+            Some(_) if depth == 0 => rules.heuristic(s, view),
+            Some(mover) => {
+                let best = rules
+                    .legal_mask(s)
+                    .iter()
+                    .map(|a| {
+                        let mut child = s.clone();
+                        rules.play_unchecked(&mut child, a);
+                        minimax(rules, &child, mover, depth - 1)
+                    })
+                    .max()
+                    .expect("a live game has a move");
+                if mover == view {
+                    best
+                } else {
+                    -best
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_search_scores_positions_of_play_as_plain_minimax_does_in_every_variant() {
+        // Positions from games of random play, a round or a game each (in whole matches a new
+        // round's start is reached at different plies, and the table rightly reuses the deeper
+        // of two searches of it, so the scores differ from a fixed-depth minimax there).
+        for &name in crate::variant::VARIANT_NAMES {
+            let v = Variant::new(name, &[]).unwrap();
+            for game in 0..3u64 {
+                let mut rng = Rng::stream(11, &[game]);
+                let mut s = v.start(Player::South);
+                for ply in 0..240 {
+                    let Some(mover) = v.to_play(&s) else { break };
+                    if ply % 8 == 0 {
+                        let score = AlphaBeta::new(4, game).search(&v, &s).1;
+                        let at = v.notation(&s);
+                        assert_eq!(score, minimax(&v, &s, mover, 4), "{name} at {at}");
+                    }
+                    let a = rng.pick(v.legal_mask(&s));
+                    v.play_unchecked(&mut s, a);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_board_with_another_repetition_memory_is_another_entry() {
+        // An ayoayo game between alpha-beta players (93 plies, no capture in the last ones): in
+        // the search below, boards met again along one line end the game there and play on along
+        // another. A table keyed by the board alone scored the position 1 instead of 2.
+        let ayoayo = Variant::new("ayoayo", &[]).unwrap();
+        let line = [
+            6, 10, 3, 1, 0, 0, 1, 2, 4, 2, 1, 0, 0, 1, 1, 3, 0, 4, 0, 0, 2, 0, 1, 2, 0, 1, 5, 4, 4,
+            2, 3, 4, 5, 1, 4, 5, 3, 0, 0, 3, 5, 5, 2, 3, 3, 2, 0, 5, 0, 3, 4, 2, 1, 1, 0, 0, 3, 3,
+            0, 1, 1, 4, 4, 2, 3, 1, 2, 0, 3, 4, 5, 1, 4, 5, 0, 2, 2, 0, 0, 5, 3, 1, 0, 3, 0, 4, 3,
+            2, 0, 5, 1, 1, 4,
+        ];
+        let mut s = ayoayo.start(Player::South);
+        for a in line {
+            ayoayo.play(&mut s, a).unwrap();
+        }
+        let mover = ayoayo.to_play(&s).unwrap();
+        let reference = minimax(&ayoayo, &s, mover, 6);
+        assert_eq!(reference, 2);
+        for seed in 0..4 {
+            assert_eq!(AlphaBeta::new(6, seed).search(&ayoayo, &s).1, reference);
         }
     }
 

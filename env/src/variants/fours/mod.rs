@@ -707,6 +707,9 @@ impl<V: FoursRules> Rules for Fours<V> {
             | (s.over as u64) << 33;
         mix(mix(k as u64 ^ extra.rotate_left(40)) ^ (k >> 64) as u64)
     }
+    fn memory_hash(&self, s: &FoursState) -> u64 {
+        s.history.fingerprint()
+    }
     fn notation(&self, s: &FoursState) -> String {
         notation::write(s)
     }
