@@ -15,7 +15,8 @@
 # leaves it out), and its learning curve in whole matches.
 #
 # CHECKPOINT (default RUN/checkpoints/latest.ot) names the network measured, OUT (default RUN)
-# where final.csv, match.csv and the curve go; CURVE=0 leaves the curve out.
+# where final.csv, match.csv and the curve go; CURVE=0 leaves the curve out. SEED (default 0)
+# picks the set of openings of final.csv and match.csv (2: the second set, as match-seed2.csv).
 #
 #   bash scripts/evaluate-run.sh experiments/ncho-1h
 set -euo pipefail
@@ -31,6 +32,7 @@ SIMS="${SIMS:-32}"
 CHECKPOINT="${CHECKPOINT:-$RUN/checkpoints/latest.ot}"
 OUT="${OUT:-$RUN}"
 CURVE="${CURVE:-1}"
+SEED="${SEED:-0}"
 
 variant=$(sed -n 's/^variant = "\(.*\)"/\1/p' "$RUN/config.toml")
 SCRIPTS="$(dirname "${BASH_SOURCE[0]}")"
@@ -52,12 +54,12 @@ whole_matches() {
         --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$csv"
 }
 echo "== $RUN ($variant): final strength, $GAMES games against each of $AGAINST =="
-"$AYO" train --evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" \
+"$AYO" train --evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" --seed "$SEED" \
     --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/final.csv"
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
-        whole_matches "$OUT/match.csv" --against "$MATCH_AGAINST"
+        whole_matches "$OUT/match.csv" --against "$MATCH_AGAINST" --seed "$SEED"
         if [ ${#ROUNDS[@]} -gt 0 ] && [ -n "$SECOND_AGAINST" ]; then
             echo "== $RUN: whole matches from a second set of openings (--seed 2) =="
             whole_matches "$OUT/match-seed2.csv" --against "$SECOND_AGAINST" --seed 2

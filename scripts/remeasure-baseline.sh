@@ -2,8 +2,10 @@
 # Measures every shipped network (models/shipped.json) again against one baseline through
 # scripts/evaluate-run.sh (200 games in seat-swapped pairs from shared random openings; the
 # fours games also in 200 whole matches, no curve), and puts the new rows in place of that
-# baseline's rows in each run's final.csv and match.csv. For when a baseline's play changes
-# (2026-11-25: alphabeta:D stopped reading its table entries of earlier searches).
+# baseline's rows in each run's final.csv and match.csv, and in final-seed2.csv and
+# match-seed2.csv (the second set of openings) where those hold a row of it. For when a
+# baseline's play changes (2026-11-25: alphabeta:D stopped reading its table entries of earlier
+# searches; 2026-11-29: its table key took in the repetition memory).
 # Then regenerate the README tables (python3 scripts/models_table.py) and update the rows of
 # that baseline in the runs' RESULTS.md tables.
 #
@@ -25,20 +27,32 @@ for v in sys.argv[1:] or m.VARIANTS:
     print(f"models/{v}/{model}.ot experiments/{run}")
 PYEOF
     echo "== $model against $AGENT"
-    rm -f "$out"/*.csv
-    AGAINST="$AGENT" MATCH_AGAINST="$AGENT" MATCH_GAMES="$GAMES" GAMES="$GAMES" \
-        CHECKPOINT="$model" OUT="$out" CURVE=0 bash scripts/evaluate-run.sh "$run" > /dev/null
-    for f in final.csv match.csv; do
-        [ -f "$out/$f" ] || continue
-        python3 - "$run/$f" "$out/$f" "$AGENT" <<'PYEOF'
+    for seed in 0 2; do
+        suffix=""
+        [ "$seed" = 0 ] || suffix="-seed$seed"
+        # The second set only where the run was measured on it against this agent.
+        if [ "$seed" != 0 ] && ! grep -qs ",$AGENT," "$run/final$suffix.csv" "$run/match$suffix.csv"; then
+            continue
+        fi
+        rm -f "$out"/*.csv
+        AGAINST="$AGENT" MATCH_AGAINST="$AGENT" MATCH_GAMES="$GAMES" GAMES="$GAMES" SECOND_AGAINST="" \
+            SEED="$seed" CHECKPOINT="$model" OUT="$out" CURVE=0 bash scripts/evaluate-run.sh "$run" > /dev/null
+        for f in final match; do
+            [ -f "$out/$f.csv" ] || continue
+            [ "$seed" = 0 ] || grep -qs ",$AGENT," "$run/$f$suffix.csv" || continue
+            python3 - "$run/$f$suffix.csv" "$out/$f.csv" "$AGENT" <<'PYEOF'
 import sys
 path, new, agent = sys.argv[1:]
-fresh = [l for l in open(new).read().splitlines()[1:] if l.split(",")[4] == agent]
+header, *rows = open(new).read().splitlines()
+fresh = [l for l in rows if l.split(",")[4] == agent]
 assert len(fresh) == 1, f"no row for {agent} in the new measurement"
 lines = open(path).read().splitlines()
 kept = [l for l in lines[1:] if l.split(",")[4] != agent]
-open(path, "w").write("\n".join([lines[0]] + kept + fresh) + "\n")
+# Files written before the pair and seat columns keep their rows; the header gains the columns.
+assert header.startswith(lines[0]), f"{path}: columns {lines[0]!r} are not a prefix of {header!r}"
+open(path, "w").write("\n".join([header] + kept + fresh) + "\n")
 print(path + ": " + fresh[0])
 PYEOF
+        done
     done
 done
