@@ -204,6 +204,7 @@ mod tests {
         let json = serde_json::to_string(&r).unwrap();
         let back: Repetition = serde_json::from_str(&json).unwrap();
         assert_eq!(back, r);
+        assert_eq!(back.fingerprint(), r.fingerprint());
         assert_eq!(back.len(), 40);
         // The read memory still decides recurrences, in every block.
         let mut back = back;
@@ -213,6 +214,32 @@ mod tests {
         let twice = format!("[{}, 7, {}]", 1u128 << 100, 1u128 << 100);
         let err = serde_json::from_str::<Repetition>(&twice).unwrap_err();
         assert!(err.to_string().contains("remembered twice"), "{err}");
+    }
+
+    #[test]
+    fn the_fingerprint_is_of_the_set_of_keys_remembered() {
+        let memory = |keys: &[u128]| {
+            let mut r = Repetition::default();
+            r.restart(keys[0]);
+            for &k in &keys[1..] {
+                assert!(!r.recurs(k));
+            }
+            r.fingerprint()
+        };
+        // 20 keys: past the inline block, so spilled keys count too.
+        let keys: Vec<u128> = (1..=20u128).map(|k| k << 80 | k * 7).collect();
+        let mut shuffled = keys.clone();
+        shuffled.reverse();
+        assert_eq!(memory(&keys), memory(&shuffled));
+        assert_ne!(memory(&keys), memory(&keys[..19]));
+        // Keys that differ only above bit 64 are told apart.
+        assert_ne!(memory(&[1 << 70, 5]), memory(&[1 << 71, 5]));
+        // A restart forgets: the memory is then that one key's, whatever came before.
+        let mut r = Repetition::default();
+        r.restart(3);
+        assert!(!r.recurs(4));
+        r.restart(9);
+        assert_eq!(r.fingerprint(), memory(&[9]));
     }
 
     /// The rule read literally: a list of every key since the restart.

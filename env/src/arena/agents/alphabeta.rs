@@ -327,9 +327,10 @@ mod tests {
 
     #[test]
     fn the_search_scores_positions_of_play_as_plain_minimax_does_in_every_variant() {
-        // Positions from games of random play, a round or a game each (in whole matches a new
-        // round's start is reached at different plies, and the table rightly reuses the deeper
-        // of two searches of it, so the scores differ from a fixed-depth minimax there).
+        // Positions from games of random play, a round or a game each. (In whole matches a new
+        // round's start is reached at different plies: the table reuses a deeper search of it,
+        // and a win's distance in plies counted along another path, so scores there differ from
+        // a fixed-depth minimax.)
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             for game in 0..3u64 {
