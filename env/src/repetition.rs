@@ -227,7 +227,7 @@ mod tests {
             r.fingerprint()
         };
         // 20 keys: past the inline block, so spilled keys count too.
-        let keys: Vec<u128> = (1..=20u128).map(|k| k << 80 | k * 7).collect();
+        let keys: Vec<u128> = (1..=20u128).map(|k| (k << 80) | (k * 7)).collect();
         let mut shuffled = keys.clone();
         shuffled.reverse();
         assert_eq!(memory(&keys), memory(&shuffled));
