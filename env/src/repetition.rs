@@ -28,8 +28,6 @@ pub struct Repetition {
     bloom: u64,
     /// Older keys, when more than [`INLINE`] were remembered since the last restart.
     older: Option<Arc<Spilled>>,
-    /// The XOR of [`key_hash`] over the remembered keys: equal memories (as sets) hash equal.
-    fingerprint: u64,
 }
 
 /// A full inline block of keys, moved out of the state, and the blocks before it.
@@ -46,7 +44,6 @@ impl Default for Repetition {
             len: 0,
             bloom: 0,
             older: None,
-            fingerprint: 0,
         }
     }
 }
@@ -73,16 +70,19 @@ impl Repetition {
         self.len = 1;
         self.bloom = bloom_bit(key);
         self.older = None;
-        self.fingerprint = key_hash(key);
     }
 
     /// A hash of the remembered positions as a set (their order does not matter: which of
     /// them a game can still recur to decides its future, not the order they came in). Two
     /// games on the same board with different memories can end differently; a transposition
-    /// table keys them apart by this.
-    #[inline]
+    /// table keys them apart by this. Computed when asked (alpha-beta asks once a node), so
+    /// that playing a move, which every env step and rollout does, costs nothing more.
     pub fn fingerprint(&self) -> u64 {
-        self.fingerprint
+        let spilled = self.spilled().flat_map(|b| &b.keys);
+        self.inline[..self.len as usize]
+            .iter()
+            .chain(spilled)
+            .fold(0, |h, &k| h ^ key_hash(k))
     }
 
     /// Remembers `key`; returns `true` if it was already seen since the last restart.
@@ -99,17 +99,13 @@ impl Repetition {
 
     /// Whether `key` is remembered (exact).
     fn contains(&self, key: u128) -> bool {
-        if self.inline[..self.len as usize].contains(&key) {
-            return true;
-        }
-        let mut block = self.older.as_deref();
-        while let Some(b) = block {
-            if b.keys.contains(&key) {
-                return true;
-            }
-            block = b.older.as_deref();
-        }
-        false
+        self.inline[..self.len as usize].contains(&key)
+            || self.spilled().any(|b| b.keys.contains(&key))
+    }
+
+    /// The spilled blocks, newest first.
+    fn spilled(&self) -> impl Iterator<Item = &Spilled> {
+        std::iter::successors(self.older.as_deref(), |b| b.older.as_deref())
     }
 
     #[inline]
@@ -123,31 +119,19 @@ impl Repetition {
         }
         self.inline[self.len as usize] = key;
         self.len += 1;
-        self.fingerprint ^= key_hash(key);
     }
 
     /// The remembered keys, oldest first.
     fn keys(&self) -> Vec<u128> {
-        let mut blocks = Vec::new();
-        let mut block = self.older.as_deref();
-        while let Some(b) = block {
-            blocks.push(&b.keys[..]);
-            block = b.older.as_deref();
-        }
-        let mut out: Vec<u128> = blocks.into_iter().rev().flatten().copied().collect();
+        let blocks: Vec<&Spilled> = self.spilled().collect();
+        let mut out: Vec<u128> = blocks.iter().rev().flat_map(|b| b.keys).collect();
         out.extend_from_slice(&self.inline[..self.len as usize]);
         out
     }
 
     /// Number of positions remembered.
     pub fn len(&self) -> usize {
-        let mut n = self.len as usize;
-        let mut block = self.older.as_deref();
-        while let Some(b) = block {
-            n += INLINE;
-            block = b.older.as_deref();
-        }
-        n
+        self.len as usize + INLINE * self.spilled().count()
     }
 
     pub fn is_empty(&self) -> bool {
