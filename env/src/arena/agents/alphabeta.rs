@@ -12,6 +12,8 @@
 //! exactly ±[`WIN`] (less the plies played, so quicker wins and slower losses are preferred)
 //! plus the final difference when the game is over. Turns with several decisions by the same
 //! player (Yao) are handled by negating a child's value only when the player to move changes.
+//! The table keeps a proven result's plies counted from its node (`rebase`), so it reads
+//! right where the same position is met after more or fewer plies.
 
 use crate::action::Action;
 use crate::agent::{Agent, Analysis};
@@ -146,13 +148,14 @@ impl AlphaBeta {
         if let Some(e) = self.tt[slot].filter(|e| e.key == key && e.generation == generation) {
             tt_move = Some(e.best);
             if e.depth as u32 >= depth {
+                let score = rebase(e.score, -ply_of(rules, s));
                 match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower => alpha = alpha.max(e.score),
-                    Bound::Upper => beta = beta.min(e.score),
+                    Bound::Exact => return score,
+                    Bound::Lower => alpha = alpha.max(score),
+                    Bound::Upper => beta = beta.min(score),
                 }
                 if alpha >= beta {
-                    return e.score;
+                    return score;
                 }
             }
         }
@@ -195,7 +198,7 @@ impl AlphaBeta {
         };
         self.tt[slot] = Some(Entry {
             key,
-            score: best.1,
+            score: rebase(best.1, ply_of(rules, s)),
             depth: depth.min(255) as u8,
             bound,
             best: best.0,
@@ -214,7 +217,7 @@ fn score_difference<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
 /// The exact value of a finished game from `view`: ±(WIN − plies) plus the score difference.
 fn terminal_score<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
     let result = rules.returns(s)[view.index()];
-    let ply = rules.ply(s).min(WIN as u32 / 2) as i32;
+    let ply = ply_of(rules, s);
     let outcome = if result > 0.0 {
         WIN - ply
     } else if result < 0.0 {
@@ -223,6 +226,26 @@ fn terminal_score<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
         0
     };
     outcome + score_difference(rules, s, view)
+}
+
+/// The plies played in `s`, as a proven score counts them.
+fn ply_of<R: Rules>(rules: &R, s: &R::State) -> i32 {
+    rules.ply(s).min(WIN as u32 / 2) as i32
+}
+
+/// A proven result's score with its end moved `plies` nearer (negative: farther); heuristic
+/// scores unchanged. The table keeps a proven result counted from its node, `rebase(score,
+/// ply)`, and reads it back at the node's ply with `rebase(entry, -ply)`: so an entry reads
+/// right at the same position reached after more or fewer plies (a round's start in a whole
+/// match, say), not as the game's length along the path that wrote it.
+fn rebase(score: i32, plies: i32) -> i32 {
+    if score >= WIN / 2 {
+        score + plies
+    } else if score <= -WIN / 2 {
+        score - plies
+    } else {
+        score
+    }
 }
 
 /// A search score as a value in [-1, 1]: ±1 for a proven result, else a squashed difference.
@@ -254,6 +277,9 @@ impl Agent for AlphaBeta {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::action::ActionMask;
+    use crate::error::ParseError;
+    use crate::rules::{Snapshot, Trace};
     use crate::variants::oware::Oware;
 
     #[test]
@@ -329,8 +355,7 @@ mod tests {
     fn the_search_scores_positions_of_play_as_plain_minimax_does_in_every_variant() {
         // Positions from games of random play, a round or a game each. (In whole matches a new
         // round's start is reached at different plies: the table reuses a deeper search of it,
-        // and a win's distance in plies counted along another path, so scores there differ from
-        // a fixed-depth minimax.)
+        // so scores there differ from a fixed-depth minimax.)
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             for game in 0..3u64 {
@@ -371,6 +396,129 @@ mod tests {
         assert_eq!(reference, 2);
         for seed in 0..4 {
             assert_eq!(AlphaBeta::new(6, seed).search(&ayoayo, &s).1, reference);
+        }
+    }
+
+    /// A count down small enough to solve: a player takes one, two or three; taking two keeps
+    /// the turn (a turn of two decisions, as in Yao; the fours games' automatic pass does the
+    /// same), taking one or three passes it; whoever takes the last loses. So the same position
+    /// (counter and mover) is reached after one ply (two) or two (one, then three by the other):
+    /// a transposition at another ply, like a whole match's next round reached by rounds of
+    /// different lengths. A player who cannot avoid taking the last prefers the slower way.
+    #[derive(Clone, Debug)]
+    struct Race(u8);
+
+    #[derive(Clone, Debug, PartialEq)]
+    struct RaceState {
+        left: u8,
+        mover: Player,
+        ply: u32,
+        winner: Option<Player>,
+    }
+
+    impl Rules for Race {
+        type State = RaceState;
+        fn name(&self) -> &'static str {
+            "race"
+        }
+        fn version(&self) -> u32 {
+            1
+        }
+        fn num_actions(&self) -> usize {
+            3
+        }
+        fn observation_len(&self) -> usize {
+            1
+        }
+        fn start(&self, first: Player) -> RaceState {
+            RaceState {
+                left: self.0,
+                mover: first,
+                ply: 0,
+                winner: None,
+            }
+        }
+        fn to_play(&self, s: &RaceState) -> Option<Player> {
+            s.winner.is_none().then_some(s.mover)
+        }
+        fn legal_mask(&self, s: &RaceState) -> ActionMask {
+            let takes = if s.winner.is_some() {
+                0..1
+            } else {
+                1..s.left.min(3) + 1
+            };
+            takes.map(|take| take - 1).collect()
+        }
+        fn apply<T: Trace>(&self, s: &mut RaceState, action: Action, _trace: &mut T) {
+            s.left -= action + 1;
+            s.ply += 1;
+            if s.left == 0 {
+                s.winner = Some(!s.mover);
+            } else if action != 1 {
+                s.mover = !s.mover;
+            }
+        }
+        fn scores(&self, _s: &RaceState) -> [i32; 2] {
+            [0, 0]
+        }
+        fn returns(&self, s: &RaceState) -> [f32; 2] {
+            match s.winner {
+                Some(Player::South) => [1.0, -1.0],
+                Some(Player::North) => [-1.0, 1.0],
+                None => [0.0, 0.0],
+            }
+        }
+        fn ply(&self, s: &RaceState) -> u32 {
+            s.ply
+        }
+        fn observe(&self, s: &RaceState, out: &mut [f32]) {
+            out[0] = s.left as f32;
+        }
+        fn snapshot(&self, s: &RaceState) -> Snapshot {
+            Snapshot {
+                pits: vec![s.left],
+                ..Snapshot::default()
+            }
+        }
+        /// The position without the ply: what a transposition table keys by.
+        fn hash(&self, s: &RaceState) -> u64 {
+            mix(s.left as u64 * 2 + s.mover.index() as u64)
+        }
+        fn notation(&self, s: &RaceState) -> String {
+            format!("{} {:?}", s.left, s.mover)
+        }
+        fn parse_notation(&self, text: &str) -> Result<RaceState, ParseError> {
+            Err(ParseError::Notation {
+                text: text.into(),
+                reason: "the race has none".into(),
+            })
+        }
+        fn render(&self, s: &RaceState) -> String {
+            self.notation(s)
+        }
+        fn describe(&self) -> String {
+            "a race to zero (alpha-beta's table test)".into()
+        }
+    }
+
+    #[test]
+    fn a_proven_result_reads_the_same_wherever_its_position_is_met_again() {
+        // Deep enough to solve the race: alpha-beta must find the quickest win and the slowest
+        // loss that plain minimax finds. A table keeping a result's ply counted from the game's
+        // start read a result stored along one way to a position as if reached along the other
+        // (from 5 with 8 of these 16 seeds: a loss one ply sooner than the slowest).
+        for left in 1..=14 {
+            let race = Race(left);
+            let start = race.start(Player::South);
+            let reference = minimax(&race, &start, Player::South, 16);
+            assert!(
+                reference.abs() >= WIN / 2,
+                "the race from {left} is solved at depth 16"
+            );
+            for seed in 0..16 {
+                let (_, score, _) = AlphaBeta::new(16, seed).search(&race, &start);
+                assert_eq!(score, reference, "the race from {left}");
+            }
         }
     }
 
