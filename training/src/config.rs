@@ -101,6 +101,16 @@ pub struct TrainConfig {
     /// random seat (0 = pure self-play).
     #[arg(long, default_value_t = 0.0)]
     pub opponent_share: f64,
+    /// A baseline agent (`alphabeta:10`; see `ayo tournament`) whose move becomes the policy
+    /// target of a share of the network's self-play decisions (`teacher_share`): the network
+    /// learns to propose what a deeper classic search plays (expert iteration with a fixed
+    /// expert); the games still follow the network's own moves. Empty: none.
+    #[arg(long, default_value = "")]
+    pub teacher: String,
+    /// Share of the network's self-play decisions whose policy target is `teacher`'s move, one-hot
+    /// (such a decision trains the policy even where its own search was a fast one).
+    #[arg(long, default_value_t = 0.0)]
+    pub teacher_share: f64,
     /// Plies after which a self-play game is cut (its positions get no value target, unless
     /// `cut_draw`).
     #[arg(long, default_value_t = 400)]
@@ -632,6 +642,21 @@ impl TrainConfig {
             self.opponent_share,
             "between 0 and 1, and 0 unless `opponents` names an agent",
         )?;
+        check(
+            (0.0..=1.0).contains(&self.teacher_share)
+                && (self.teacher_share == 0.0 || !self.teacher.trim().is_empty()),
+            "teacher_share",
+            self.teacher_share,
+            "between 0 and 1, and 0 unless `teacher` names an agent",
+        )?;
+        if !self.teacher.trim().is_empty() {
+            check(
+                ayo_env::arena::agents::parse(self.teacher.trim(), 0).is_ok(),
+                "teacher",
+                &self.teacher,
+                ayo_env::arena::agents::AGENT_SPECS,
+            )?;
+        }
         for spec in self.opponent_specs() {
             check(
                 ayo_env::arena::agents::parse(spec, 0).is_ok(),
@@ -909,6 +934,21 @@ mod tests {
                     ..Default::default()
                 },
                 "opponent_share",
+            ),
+            (
+                TrainConfig {
+                    teacher_share: 0.5,
+                    ..Default::default()
+                },
+                "teacher_share",
+            ),
+            (
+                TrainConfig {
+                    teacher: "alphabeta:0x".into(),
+                    teacher_share: 0.5,
+                    ..Default::default()
+                },
+                "alphabeta:0x",
             ),
             (
                 TrainConfig {

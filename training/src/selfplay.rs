@@ -14,6 +14,11 @@
 //! With `opponents` (a share of the games, `opponent_share`), a baseline agent takes one seat
 //! of a game: only the network's decisions become training positions, and their value target is
 //! the result against that agent.
+//!
+//! With a `teacher` (a share of the network's decisions, `teacher_share`), a baseline agent
+//! chooses a move in the position the network has just searched, and that move, one-hot, is the
+//! decision's policy target instead of the search's: expert iteration with a fixed expert. The
+//! game goes on with the network's move.
 
 use crate::agent::NetEvaluator;
 use crate::config::TrainConfig;
@@ -145,6 +150,12 @@ pub struct SelfPlay {
     /// Their random streams, saved with the run so that a resumed run goes on exactly.
     #[serde(default)]
     opponent_streams: Vec<Option<u64>>,
+    /// The agent whose moves are the policy targets of a share of the decisions.
+    #[serde(skip)]
+    teacher: Option<Box<dyn Agent>>,
+    /// Its random stream, saved as the opponents' are.
+    #[serde(default)]
+    teacher_stream: Option<u64>,
 }
 
 impl SelfPlay {
@@ -170,13 +181,15 @@ impl SelfPlay {
             opening_plies,
             opponents: Vec::new(),
             opponent_streams: Vec::new(),
+            teacher: None,
+            teacher_stream: None,
         }
     }
 
     /// Lets the agents of `cfg.opponents` take a random seat in `cfg.opponent_share` of the
     /// games, and ends `cfg.round_share` of them with their first round (before the first step,
-    /// also the games already set up); a resumed run (same config) gets its opponents back as
-    /// they were.
+    /// also the games already set up); sets up `cfg.teacher`. A resumed run (same config) gets
+    /// its opponents and teacher back as they were.
     pub fn configure(&mut self, cfg: &TrainConfig, seed: u64) -> Result<(), AgentSpecError> {
         self.opponents = cfg
             .opponent_specs()
@@ -191,6 +204,16 @@ impl SelfPlay {
                 }
             }
         }
+        let teacher = cfg.teacher.trim();
+        self.teacher = if teacher.is_empty() {
+            None
+        } else {
+            let mut agent = agents::parse(teacher, seed ^ 0x7eac)?;
+            if let Some(stream) = self.teacher_stream {
+                agent.set_random_state(stream);
+            }
+            Some(agent)
+        };
         if self.positions == 0 {
             for i in 0..self.slots.len() {
                 self.slots[i].opponent = self.draw_opponent(cfg.opponent_share);
@@ -305,19 +328,28 @@ impl SelfPlay {
             let action = match opponent_move {
                 Some(a) => a,
                 None => {
-                    let r = results.next().expect("one search result per searched game");
+                    let mut r = results.next().expect("one search result per searched game");
                     shape.encode(rules, state, &mut obs);
                     let action = if (slot.actions.len() as u32) < slot.opening + cfg.sample_plies {
                         sample_from(&r.policy, &mut self.rng)
                     } else {
                         r.action
                     };
+                    let mut full = sims[i] == cfg.simulations;
+                    if let Some(teacher) = self.teacher.as_mut() {
+                        if self.rng.gen::<f64>() < cfg.teacher_share {
+                            let taught = teacher.choose(rules, state).0;
+                            r.policy.fill(0.0);
+                            r.policy[taught as usize] = 1.0;
+                            full = true;
+                        }
+                    }
                     slot.decisions.push(Decision {
                         obs: obs.clone(),
                         policy: r.policy,
                         mask: rules.legal_mask(state).0,
                         mover: rules.to_play(state).expect("live game"),
-                        full: sims[i] == cfg.simulations,
+                        full,
                         root_value: r.value,
                         ply: slot.actions.len() as u32,
                     });
@@ -351,6 +383,9 @@ impl SelfPlay {
         }
         if !self.opponents.is_empty() {
             self.opponent_streams = self.opponents.iter().map(|a| a.random_state()).collect();
+        }
+        if let Some(teacher) = &self.teacher {
+            self.teacher_stream = teacher.random_state();
         }
         self.positions += report.positions as u64;
         report
@@ -683,6 +718,58 @@ mod tests {
         assert!(scores.len() >= 6, "{scores:?}");
         let mean = scores.iter().sum::<f32>() / scores.len() as f32;
         assert!(mean < 0.2, "the network scored {mean} against alphabeta:6");
+    }
+
+    #[test]
+    fn a_teachers_move_is_the_policy_target_and_the_network_plays_on() {
+        // greedy teaches: every decision's target is one-hot on a move that leaves the mover the
+        // best score difference (checked here against every legal move), also after a fast
+        // search; the games still follow the network, so targets and moves part ways.
+        let rules: Variant = "oware".parse().unwrap();
+        let cfg = TrainConfig {
+            games: 8,
+            simulations: 4,
+            fast_simulations: 2,
+            full_search_prob: 0.3,
+            sample_plies: 0,
+            teacher: "greedy".into(),
+            teacher_share: 1.0,
+            ..Default::default()
+        };
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 3, false, 0);
+        sp.configure(&cfg, 3).unwrap();
+        let (mut taught, mut played_otherwise) = (0, 0);
+        for _ in 0..40 {
+            let before: Vec<(VariantState, usize)> = sp
+                .slots
+                .iter()
+                .map(|s| (s.state.clone().unwrap(), s.decisions.len()))
+                .collect();
+            sp.step(&rules, &net, None, &cfg);
+            for (slot, (state, decisions)) in sp.slots.iter().zip(before) {
+                let Some(d) = slot.decisions.get(decisions) else {
+                    continue; // the game ended and a new one began
+                };
+                let mover = rules.to_play(&state).unwrap().index();
+                let diff = |a: Action| {
+                    let mut child = state.clone();
+                    rules.play(&mut child, a).unwrap();
+                    let scores = rules.scores(&child);
+                    scores[mover] - scores[1 - mover]
+                };
+                let best = rules.legal_mask(&state).iter().map(diff).max().unwrap();
+                let target = (0..d.policy.len()).find(|&a| d.policy[a] == 1.0).unwrap();
+                assert_eq!(d.policy.iter().sum::<f32>(), 1.0, "one-hot");
+                assert_eq!(diff(target as Action), best, "the greedy move");
+                assert!(d.full, "a taught decision trains the policy");
+                taught += 1;
+                played_otherwise += (*slot.actions.last().unwrap() as usize != target) as usize;
+            }
+        }
+        assert!(taught > 200, "{taught}");
+        assert!(played_otherwise > 20, "{played_otherwise} of {taught}");
     }
 
     /// jerin played in whole matches, and in single rounds (`episode = round`, whose game ends
