@@ -644,16 +644,16 @@ impl TrainConfig {
         )?;
         check(
             (0.0..=1.0).contains(&self.teacher_share)
-                && (self.teacher_share == 0.0 || !self.teacher.trim().is_empty()),
+                && (self.teacher_share == 0.0 || self.teacher_spec().is_some()),
             "teacher_share",
             self.teacher_share,
             "between 0 and 1, and 0 unless `teacher` names an agent",
         )?;
-        if !self.teacher.trim().is_empty() {
+        if let Some(spec) = self.teacher_spec() {
             check(
-                ayo_env::arena::agents::parse(self.teacher.trim(), 0).is_ok(),
+                ayo_env::arena::agents::parse(spec, 0).is_ok(),
                 "teacher",
-                &self.teacher,
+                spec,
                 ayo_env::arena::agents::AGENT_SPECS,
             )?;
         }
@@ -749,6 +749,11 @@ impl TrainConfig {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect()
+    }
+
+    /// The agent spec of `teacher`, if it names one.
+    pub fn teacher_spec(&self) -> Option<&str> {
+        Some(self.teacher.trim()).filter(|s| !s.is_empty())
     }
 
     /// Search parameters of self-play.

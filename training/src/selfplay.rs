@@ -204,15 +204,15 @@ impl SelfPlay {
                 }
             }
         }
-        let teacher = cfg.teacher.trim();
-        self.teacher = if teacher.is_empty() {
-            None
-        } else {
-            let mut agent = agents::parse(teacher, seed ^ 0x7eac)?;
-            if let Some(stream) = self.teacher_stream {
-                agent.set_random_state(stream);
+        self.teacher = match cfg.teacher_spec() {
+            None => None,
+            Some(spec) => {
+                let mut agent = agents::parse(spec, seed ^ 0x7eac)?;
+                if let Some(stream) = self.teacher_stream {
+                    agent.set_random_state(stream);
+                }
+                Some(agent)
             }
-            Some(agent)
         };
         if self.positions == 0 {
             for i in 0..self.slots.len() {
