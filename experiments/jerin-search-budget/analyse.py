@@ -7,7 +7,10 @@ one baseline wrote under DIR/games/, and prints per seat of the network (or of t
   * the first round's result (houses the network owns when round 2 begins; a match that ends in
     its first round counts 12 or 0) against the match's result;
   * the group difference the shared random opening left (the network's groups minus the
-    opponent's when the first counted move is due) against the match's result.
+    opponent's when the first counted move is due) against the match's result;
+  * the group difference when the first round comes down to its last 8 seeds (J'erin's 8-seed
+    rule: intermediate fours are taken by nobody, a last-seed four takes all 8), against the
+    first round's result: whether a first round is lost in its middle game or its ending.
 
 Usage: python3 analyse.py [--player NAME] DIR [DIR ...]
 """
@@ -28,13 +31,26 @@ def games(folder, player=None):
         yield net, g
 
 
+def first_round(g):
+    """The boards of the first round, then the board that begins the second (None if the match
+    ends in its first round). A round begins with the groups reset to none, so the groups
+    taken going down marks it (the house owners may stay as they were, after a 6-6 round)."""
+    before = sum(int(x) for x in g["start"].split("|")[1].split())
+    boards = []
+    for board in g["boards"]:
+        taken = sum(s // 4 for s in board["stores"])
+        if taken < before:
+            return boards, board
+        before = taken
+        boards.append(board)
+    return boards, None
+
+
 def first_round_houses(net, g):
     """Houses the network owns when the second round begins (12 or 0 if there is none)."""
-    start_owners = g["start"].split("|")[3].strip()
-    owners0 = [int(c) for c in start_owners]
-    for board in g["boards"]:
-        if board["owners"] != owners0:
-            return sum(1 for o in board["owners"] if o == net)
+    _, second = first_round(g)
+    if second is not None:
+        return sum(1 for o in second["owners"] if o == net)
     return 12 if g["outcome"]["returns"][net] > 0 else 0
 
 
@@ -43,10 +59,20 @@ def opening_difference(net, g):
     return groups[net] - groups[1 - net]
 
 
+def groups_at_eight(net, g):
+    """Groups (network − opponent) when at most 8 seeds are left on the board in the first
+    round (None if the first round never gets there)."""
+    for board in first_round(g)[0]:
+        if sum(board["pits"]) <= 8:
+            return board["stores"][net] // 4 - board["stores"][1 - net] // 4
+    return None
+
+
 def report(folder, player=None):
     by_round = collections.Counter()
     by_opening = collections.Counter()
     seats = collections.Counter()
+    by_eight = collections.Counter()
     for net, g in games(folder, player):
         seat = "South" if net == 0 else "North"
         won = g["outcome"]["returns"][net] > 0
@@ -56,6 +82,7 @@ def report(folder, player=None):
         d = max(-3, min(3, opening_difference(net, g)))
         by_opening[(seat, d, won)] += 1
         seats[(seat, won)] += 1
+        by_eight[(seat, groups_at_eight(net, g), r1)] += 1
     print(f"## {folder}\n")
     for seat in ("South", "North"):
         n = seats[(seat, True)] + seats[(seat, False)]
@@ -73,6 +100,14 @@ def report(folder, player=None):
             w, l = by_opening[(seat, d, True)], by_opening[(seat, d, False)]
             if w + l:
                 print(f"| {seat} | {d:+d} | {w} | {l} |")
+    print("\n| seat | groups at 8 seeds left (network − opponent) | first round won | drawn | lost |")
+    print("|---|---|---|---|---|")
+    for seat in ("South", "North"):
+        keys = sorted({k[1] for k in by_eight if k[0] == seat}, key=lambda d: (d is None, d or 0))
+        for d in keys:
+            n = [by_eight[(seat, d, r)] for r in ("won", "drawn", "lost")]
+            label = "never reached" if d is None else f"{d:+d}"
+            print(f"| {seat} | {label} | {n[0]} | {n[1]} | {n[2]} |")
     print()
 
 
