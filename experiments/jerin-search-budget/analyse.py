@@ -31,11 +31,16 @@ def games(folder, player=None):
         yield net, g
 
 
+def start_groups(g):
+    """The groups each player had taken when the first counted move was due (South, North)."""
+    return [int(x) for x in g["start"].split("|")[1].split()]
+
+
 def first_round(g):
     """The boards of the first round, then the board that begins the second (None if the match
     ends in its first round). A round begins with the groups reset to none, so the groups
     taken going down marks it (the house owners may stay as they were, after a 6-6 round)."""
-    before = sum(int(x) for x in g["start"].split("|")[1].split())
+    before = sum(start_groups(g))
     boards = []
     for board in g["boards"]:
         taken = sum(s // 4 for s in board["stores"])
@@ -46,23 +51,23 @@ def first_round(g):
     return boards, None
 
 
-def first_round_houses(net, g):
-    """Houses the network owns when the second round begins (12 or 0 if there is none)."""
-    _, second = first_round(g)
+def first_round_houses(net, g, second):
+    """Houses the network owns when the second round begins (`second`, from `first_round`; 12
+    or 0 if there is none)."""
     if second is not None:
         return sum(1 for o in second["owners"] if o == net)
     return 12 if g["outcome"]["returns"][net] > 0 else 0
 
 
 def opening_difference(net, g):
-    groups = [int(x) for x in g["start"].split("|")[1].split()]
+    groups = start_groups(g)
     return groups[net] - groups[1 - net]
 
 
-def groups_at_eight(net, g):
+def groups_at_eight(net, boards):
     """Groups (network − opponent) when at most 8 seeds are left on the board in the first
-    round (None if the first round never gets there)."""
-    for board in first_round(g)[0]:
+    round (its `boards`, from `first_round`; None if it never gets there)."""
+    for board in boards:
         if sum(board["pits"]) <= 8:
             return board["stores"][net] // 4 - board["stores"][1 - net] // 4
     return None
@@ -76,13 +81,14 @@ def report(folder, player=None):
     for net, g in games(folder, player):
         seat = "South" if net == 0 else "North"
         won = g["outcome"]["returns"][net] > 0
-        houses = first_round_houses(net, g)
+        boards, second = first_round(g)
+        houses = first_round_houses(net, g, second)
         r1 = "won" if houses > 6 else ("drawn" if houses == 6 else "lost")
         by_round[(seat, r1, won)] += 1
         d = max(-3, min(3, opening_difference(net, g)))
         by_opening[(seat, d, won)] += 1
         seats[(seat, won)] += 1
-        by_eight[(seat, groups_at_eight(net, g), r1)] += 1
+        by_eight[(seat, groups_at_eight(net, boards), r1)] += 1
     print(f"## {folder}\n")
     for seat in ("South", "North"):
         n = seats[(seat, True)] + seats[(seat, False)]
