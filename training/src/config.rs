@@ -86,6 +86,13 @@ pub struct TrainConfig {
     /// positions evaluation's random openings lead to rather than a few lines from the start.
     #[arg(long, default_value_t = 0)]
     pub opening_plies: u32,
+    /// Share of the new self-play games that branch off a finished one (KataGo's side
+    /// positions): they begin at its position after a uniformly drawn number of its plies,
+    /// then play one uniformly random ply (no training positions for either), so that self-play
+    /// also meets middle games just after a mistake, where one side is behind, that its own
+    /// lines rarely reach.
+    #[arg(long, default_value_t = 0.0)]
+    pub branch_share: f64,
     /// Start half the self-play games of round-based variants (`episode = round`: ncho, adi,
     /// jerin) at a later round with unequal house ownership, so later rounds are learned too
     /// (other variants always start at the start).
@@ -111,6 +118,14 @@ pub struct TrainConfig {
     /// (such a decision trains the policy even where its own search was a fast one).
     #[arg(long, default_value_t = 0.0)]
     pub teacher_share: f64,
+    /// The teacher works on a thread of its own (the second core, beside one self-play thread)
+    /// instead of inside self-play: `teacher_share` of the network's decisions are offered to it
+    /// (those it has no time for are skipped), self-play goes on at its own speed with its own
+    /// targets, and each position the teacher has labelled enters the replay buffer as one more
+    /// sample, its move the policy target, with no value or score target. Which positions get
+    /// labelled depends on timing, so such a run does not resume exactly.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    pub teacher_async: bool,
     /// Plies after which a self-play game is cut (its positions get no value target, unless
     /// `cut_draw`).
     #[arg(long, default_value_t = 400)]
@@ -649,6 +664,12 @@ impl TrainConfig {
             self.teacher_share,
             "between 0 and 1, and 0 unless `teacher` names an agent",
         )?;
+        check(
+            !self.teacher_async || self.teacher_spec().is_some(),
+            "teacher_async",
+            self.teacher_async,
+            "false unless `teacher` names an agent",
+        )?;
         if let Some(spec) = self.teacher_spec() {
             check(
                 ayo_env::arena::agents::parse(spec, 0).is_ok(),
@@ -676,6 +697,12 @@ impl TrainConfig {
             "value_discount",
             self.value_discount,
             "above 0 and at most 1",
+        )?;
+        check(
+            (0.0..=1.0).contains(&self.branch_share),
+            "branch_share",
+            self.branch_share,
+            "between 0 and 1",
         )?;
         let in_rounds = rules.round(&rules.start(ayo_env::Player::South)) > 0;
         check(

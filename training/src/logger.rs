@@ -30,6 +30,8 @@ pub mod metric {
     /// The network's mean score (win 1, draw ½) in the self-play games against `opponents`
     /// that ended since the last log line.
     pub const OPPONENT_SCORE: &str = "charts/opponent_score";
+    /// Positions labelled so far by an asynchronous teacher (`teacher_async`).
+    pub const TAUGHT: &str = "charts/taught";
     /// Cross-entropy of the policy head against the search's improved policy.
     pub const LOSS_POLICY: &str = "losses/policy";
     /// Squared error of the value head against the game's result.

@@ -418,6 +418,9 @@ impl Run {
             (metric::TRAIN_STEPS.into(), self.trainer.step as f64),
             (metric::BUFFER_SIZE.into(), self.buffer.len() as f64),
         ];
+        if self.cfg.teacher_async {
+            s.push((metric::TAUGHT.into(), self.selfplay.taught as f64));
+        }
         if w.games > 0 {
             s.push((
                 metric::GAME_LENGTH.into(),

@@ -32,6 +32,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::sync::mpsc::{channel, sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
 
 /// One decision of a game in progress, waiting for the game's result.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -156,6 +158,82 @@ pub struct SelfPlay {
     /// Its random stream, saved as the opponents' are.
     #[serde(default)]
     teacher_stream: Option<u64>,
+    /// The teacher on its own thread (`teacher_async`; `teacher` is then None).
+    #[serde(skip)]
+    teacher_thread: Option<TeacherThread>,
+    /// Positions the asynchronous teacher has labelled so far.
+    #[serde(default)]
+    pub taught: u64,
+    /// The game that finished last, off which new games branch (`branch_share`).
+    #[serde(default)]
+    branch_source: Option<BranchSource>,
+}
+
+/// A teacher on a thread of its own (`teacher_async`): it labels the positions offered to it
+/// with its move while self-play goes on, and hands back each as a policy-only sample.
+struct TeacherThread {
+    /// Positions to label (the state, the network's input and the legal mask); a full queue
+    /// refuses an offer rather than hold self-play up. None once closing.
+    offers: Option<SyncSender<(VariantState, Vec<f32>, u64)>>,
+    labelled: Receiver<Sample>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl TeacherThread {
+    fn start(rules: &Variant, mut teacher: Box<dyn Agent>, actions: usize) -> Self {
+        let (offers, jobs) = sync_channel::<(VariantState, Vec<f32>, u64)>(4);
+        let (labels, labelled) = channel();
+        let rules = rules.clone();
+        let worker = std::thread::spawn(move || {
+            for (state, obs, mask) in jobs {
+                let mut policy = vec![0.0; actions];
+                policy[teacher.choose(&rules, &state).0 as usize] = 1.0;
+                let sample = Sample {
+                    obs,
+                    policy,
+                    mask,
+                    value: 0.0,
+                    score: 0.0,
+                    policy_weight: 1.0,
+                    value_weight: 0.0,
+                };
+                if labels.send(sample).is_err() {
+                    break;
+                }
+            }
+        });
+        TeacherThread {
+            offers: Some(offers),
+            labelled,
+            worker: Some(worker),
+        }
+    }
+
+    /// Offers a position; dropped if the teacher is still busy with earlier ones.
+    fn offer(&self, state: &VariantState, obs: &[f32], mask: u64) {
+        if let Some(offers) = &self.offers {
+            let _ = offers.try_send((state.clone(), obs.to_vec(), mask));
+        }
+    }
+}
+
+impl Drop for TeacherThread {
+    fn drop(&mut self) {
+        self.offers = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// A finished game as far as a branch off it needs it: its start and its plies.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct BranchSource {
+    first: Player,
+    variety: u64,
+    /// Its random opening plies (a branch begins after them).
+    opening: u32,
+    actions: Vec<Action>,
 }
 
 impl SelfPlay {
@@ -183,6 +261,9 @@ impl SelfPlay {
             opponent_streams: Vec::new(),
             teacher: None,
             teacher_stream: None,
+            teacher_thread: None,
+            taught: 0,
+            branch_source: None,
         }
     }
 
@@ -214,6 +295,14 @@ impl SelfPlay {
                 Some(agent)
             }
         };
+        self.teacher_thread = None;
+        if cfg.teacher_async {
+            if let Some(agent) = self.teacher.take() {
+                let rules = cfg.rules().expect("a validated config");
+                let actions = rules.num_actions();
+                self.teacher_thread = Some(TeacherThread::start(&rules, agent, actions));
+            }
+        }
         if self.positions == 0 {
             for i in 0..self.slots.len() {
                 self.slots[i].opponent = self.draw_opponent(cfg.opponent_share);
@@ -238,10 +327,19 @@ impl SelfPlay {
         share > 0.0 && self.rng.gen::<f64>() < share
     }
 
-    /// A new game ([`new_slot`]), with an opponent agent in a random seat in
-    /// `cfg.opponent_share` of them, ending with its first round in `cfg.round_share`.
+    /// A new game ([`new_slot`], or in `cfg.branch_share` of them [`branch_slot`] off the game
+    /// that finished last), with an opponent agent in a random seat in `cfg.opponent_share` of
+    /// them, ending with its first round in `cfg.round_share`.
     fn begin(&mut self, rules: &Variant, cfg: &TrainConfig) -> Slot {
-        let mut slot = new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng);
+        let branch = match &self.branch_source {
+            Some(source) if cfg.branch_share > 0.0 && self.rng.gen::<f64>() < cfg.branch_share => {
+                branch_slot(rules, source, &mut self.rng)
+            }
+            _ => None,
+        };
+        let mut slot = branch.unwrap_or_else(|| {
+            new_slot(rules, self.varied_starts, self.opening_plies, &mut self.rng)
+        });
         slot.opponent = self.draw_opponent(cfg.opponent_share);
         slot.round_only = self.draw_round_only(cfg.round_share);
         slot
@@ -344,6 +442,11 @@ impl SelfPlay {
                             full = true;
                         }
                     }
+                    if let Some(teacher) = &self.teacher_thread {
+                        if self.rng.gen::<f64>() < cfg.teacher_share {
+                            teacher.offer(state, &obs, rules.legal_mask(state).0);
+                        }
+                    }
                     slot.decisions.push(Decision {
                         obs: obs.clone(),
                         policy: r.policy,
@@ -378,6 +481,15 @@ impl SelfPlay {
                 },
                 &mut report,
             );
+            if cfg.branch_share > 0.0 {
+                let done = &self.slots[i];
+                self.branch_source = Some(BranchSource {
+                    first: done.first,
+                    variety: done.variety,
+                    opening: done.opening,
+                    actions: done.actions.clone(),
+                });
+            }
             self.slots[i] = self.begin(rules, cfg);
             self.games += 1;
         }
@@ -386,6 +498,11 @@ impl SelfPlay {
         }
         if let Some(teacher) = &self.teacher {
             self.teacher_stream = teacher.random_state();
+        }
+        if let Some(teacher) = &self.teacher_thread {
+            let before = report.samples.len();
+            report.samples.extend(teacher.labelled.try_iter());
+            self.taught += (report.samples.len() - before) as u64;
         }
         self.positions += report.positions as u64;
         report
@@ -449,17 +566,66 @@ fn new_slot(
     let mut actions = Vec::new();
     if opening_plies > 0 {
         for _ in 0..rng.gen_range(0..=opening_plies) {
-            let mask = rules.legal_mask(&state);
-            let a = mask.nth(rng.gen_range(0..mask.count())).expect("live game");
-            let mut next = state.clone();
-            rules.play_unchecked(&mut next, a);
-            if rules.is_terminal(&next) {
+            if !random_ply(rules, &mut state, &mut actions, rng) {
                 break;
             }
-            state = next;
-            actions.push(a);
         }
     }
+    opened_slot(rules, first, variety, state, actions)
+}
+
+/// A branch game (`branch_share`): `source`'s position after a uniformly drawn number of its
+/// plies past its random opening (before its last, so the game is live), then one uniformly
+/// random ply unless it would end the game. None if `source` has no such position.
+fn branch_slot(rules: &Variant, source: &BranchSource, rng: &mut ChaCha8Rng) -> Option<Slot> {
+    let plies = source.opening as usize..source.actions.len();
+    if plies.is_empty() {
+        return None;
+    }
+    let mut actions = source.actions[..rng.gen_range(plies)].to_vec();
+    let mut state = rules.training_start(source.first, source.variety);
+    for &a in &actions {
+        rules.play_unchecked(&mut state, a);
+    }
+    random_ply(rules, &mut state, &mut actions, rng);
+    Some(opened_slot(
+        rules,
+        source.first,
+        source.variety,
+        state,
+        actions,
+    ))
+}
+
+/// Plays a uniformly random legal ply in the live `state` and notes it in `actions`, unless it
+/// would end the game (then nothing changes and false is returned).
+fn random_ply(
+    rules: &Variant,
+    state: &mut VariantState,
+    actions: &mut Vec<Action>,
+    rng: &mut ChaCha8Rng,
+) -> bool {
+    let mask = rules.legal_mask(state);
+    let a = mask.nth(rng.gen_range(0..mask.count())).expect("live game");
+    let mut next = state.clone();
+    rules.play_unchecked(&mut next, a);
+    if rules.is_terminal(&next) {
+        return false;
+    }
+    *state = next;
+    actions.push(a);
+    true
+}
+
+/// A game about to begin at `state`, reached from the start (`first`, `variety`) by `actions`,
+/// all of them opening plies (no training positions).
+fn opened_slot(
+    rules: &Variant,
+    first: Player,
+    variety: u64,
+    state: VariantState,
+    actions: Vec<Action>,
+) -> Slot {
     Slot {
         first,
         variety,
@@ -892,6 +1058,113 @@ mod tests {
             checked += 1;
         }
         assert!(checked >= 6, "matches past their first round: {checked}");
+    }
+
+    #[test]
+    fn an_asynchronous_teacher_adds_its_labelled_positions_as_policy_only_samples() {
+        let cfg = TrainConfig {
+            variant: "oware".into(),
+            games: 4,
+            simulations: 2,
+            sample_plies: 0,
+            teacher: "alphabeta:2".into(),
+            teacher_share: 1.0,
+            teacher_async: true,
+            max_plies: 10_000,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let rules = cfg.rules().unwrap();
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let mut sp = SelfPlay::new(&rules, cfg.games, 5, false, 0);
+        sp.configure(&cfg, 5).unwrap();
+        let (mut taught, mut own) = (Vec::new(), 0);
+        for _ in 0..2000 {
+            let report = sp.step(&rules, &net, None, &cfg);
+            for s in report.samples {
+                if s.value_weight == 0.0 && s.score == 0.0 && s.value == 0.0 {
+                    taught.push(s);
+                } else {
+                    own += 1;
+                }
+            }
+            if taught.len() >= 20 && own > 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert!(taught.len() >= 20 && own > 0, "{} {own}", taught.len());
+        assert_eq!(sp.taught as usize, taught.len());
+        for s in &taught {
+            let ones: Vec<usize> = (0..s.policy.len())
+                .filter(|&a| s.policy[a] == 1.0)
+                .collect();
+            assert_eq!(ones.len(), 1, "one-hot: {:?}", s.policy);
+            assert_eq!(s.policy.iter().sum::<f32>(), 1.0);
+            assert!(s.mask & (1 << ones[0]) != 0, "a legal move");
+            assert_eq!(s.policy_weight, 1.0);
+        }
+    }
+
+    #[test]
+    fn a_branch_game_begins_in_the_middle_of_the_game_it_replaces() {
+        let cfg = TrainConfig {
+            variant: "oware".into(),
+            games: 4,
+            simulations: 2,
+            sample_plies: 0,
+            max_plies: 400,
+            branch_share: 1.0,
+            ..Default::default()
+        };
+        let rules = cfg.rules().unwrap();
+        let shape = cfg.net_shape().unwrap();
+        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let play = |cfg: &TrainConfig| {
+            let mut sp = SelfPlay::new(&rules, cfg.games, 3, false, 0);
+            sp.configure(cfg, 3).unwrap();
+            // (the finished game's plies but its last, the new game's plies, its opening)
+            let mut new_games = Vec::new();
+            while sp.games < 12 {
+                let before: Vec<Vec<Action>> = sp.slots.iter().map(|s| s.actions.clone()).collect();
+                sp.step(&rules, &net, None, cfg);
+                for (slot, old) in sp.slots.iter().zip(before) {
+                    assert!(slot.decisions.iter().all(|d| d.ply >= slot.opening));
+                    if slot.decisions.is_empty() {
+                        new_games.push((old, slot.actions.clone(), slot.opening));
+                    }
+                }
+            }
+            new_games
+        };
+        let branches = play(&cfg);
+        assert!(branches.len() >= 8, "{}", branches.len());
+        let mut diverged = 0;
+        for (old, new, opening) in &branches {
+            // A branch point before the finished game's last ply, then one random ply.
+            assert_eq!(
+                *opening as usize,
+                new.len(),
+                "no training positions before the branch"
+            );
+            assert!(!new.is_empty() && old.starts_with(&new[..new.len() - 1]));
+            diverged += usize::from(!old.starts_with(new));
+        }
+        assert!(
+            diverged > 0,
+            "the random ply leaves the finished game's line"
+        );
+        assert!(
+            branches.iter().any(|(_, new, _)| new.len() > 10),
+            "middle games"
+        );
+        // Without the share every new game begins at the start.
+        let plain = play(&TrainConfig {
+            branch_share: 0.0,
+            ..cfg.clone()
+        });
+        assert!(plain.iter().all(|(_, new, _)| new.is_empty()));
     }
 
     #[test]
