@@ -88,9 +88,9 @@ pub struct TrainConfig {
     pub opening_plies: u32,
     /// Share of the new self-play games that branch off a finished one (KataGo's side
     /// positions): they begin at its position after a uniformly drawn number of its plies,
-    /// then play one uniformly random ply (no training positions for either), so that self-play
-    /// also meets middle games just after a mistake, where one side is behind, that its own
-    /// lines rarely reach.
+    /// then play one uniformly random ply (no training positions for either) and go on as any
+    /// game (its first `sample_plies` moves sampled), so that self-play also meets middle games
+    /// just after a mistake, where one side is behind, that its own lines rarely reach.
     #[arg(long, default_value_t = 0.0)]
     pub branch_share: f64,
     /// Start half the self-play games of round-based variants (`episode = round`: ncho, adi,
