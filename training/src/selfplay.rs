@@ -180,7 +180,8 @@ struct TeacherThread {
 }
 
 impl TeacherThread {
-    fn start(rules: &Variant, mut teacher: Box<dyn Agent>, actions: usize) -> Self {
+    fn start(rules: &Variant, mut teacher: Box<dyn Agent>) -> Self {
+        let actions = rules.num_actions();
         let (offers, jobs) = sync_channel::<(VariantState, Vec<f32>, u64)>(4);
         let (labels, labelled) = channel();
         let rules = rules.clone();
@@ -299,8 +300,7 @@ impl SelfPlay {
         if cfg.teacher_async {
             if let Some(agent) = self.teacher.take() {
                 let rules = cfg.rules().expect("a validated config");
-                let actions = rules.num_actions();
-                self.teacher_thread = Some(TeacherThread::start(&rules, agent, actions));
+                self.teacher_thread = Some(TeacherThread::start(&rules, agent));
             }
         }
         if self.positions == 0 {
