@@ -754,6 +754,12 @@ mod tests {
     use super::*;
     use crate::net::NetShape;
 
+    /// A network of `cfg`'s shape at width 8: fast, untrained self-play for the tests.
+    fn tiny_net(cfg: &TrainConfig) -> Net {
+        let shape = cfg.net_shape().unwrap();
+        Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu)
+    }
+
     #[test]
     fn games_end_and_give_targets_from_the_movers_view() {
         let rules: Variant = "oware".parse().unwrap();
@@ -805,8 +811,7 @@ mod tests {
             opening_plies: 6,
             ..Default::default()
         };
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let mut sp = SelfPlay::new(&rules, cfg.games, 5, false, cfg.opening_plies);
         let openings: Vec<u32> = sp.slots.iter().map(|s| s.opening).collect();
         assert!(openings.iter().all(|&k| k <= 6), "{openings:?}");
@@ -862,8 +867,7 @@ mod tests {
             opponent_share: 1.0,
             ..Default::default()
         };
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let mut sp = SelfPlay::new(&rules, cfg.games, 9, false, 0);
         sp.configure(&cfg, 9).unwrap();
         let seats: Vec<Player> = sp.slots.iter().map(|s| s.opponent.unwrap().seat).collect();
@@ -902,8 +906,7 @@ mod tests {
             teacher_share: 1.0,
             ..Default::default()
         };
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let mut sp = SelfPlay::new(&rules, cfg.games, 3, false, 0);
         sp.configure(&cfg, 3).unwrap();
         let (mut taught, mut played_otherwise) = (0, 0);
@@ -1075,8 +1078,7 @@ mod tests {
         };
         cfg.validate().unwrap();
         let rules = cfg.rules().unwrap();
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let mut sp = SelfPlay::new(&rules, cfg.games, 5, false, 0);
         sp.configure(&cfg, 5).unwrap();
         let (mut taught, mut own) = (Vec::new(), 0);
@@ -1119,8 +1121,7 @@ mod tests {
             ..Default::default()
         };
         let rules = cfg.rules().unwrap();
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let play = |cfg: &TrainConfig| {
             let mut sp = SelfPlay::new(&rules, cfg.games, 3, false, 0);
             sp.configure(cfg, 3).unwrap();
@@ -1180,8 +1181,7 @@ mod tests {
             ..Default::default()
         };
         let rules = cfg.rules().unwrap();
-        let shape = cfg.net_shape().unwrap();
-        let net = Net::new(NetShape { width: 8, ..shape }, tch::Device::Cpu);
+        let net = tiny_net(&cfg);
         let mut sp = SelfPlay::new(&rules, cfg.games, 7, false, 0);
         sp.configure(&cfg, 7).unwrap();
         let mut samples = Vec::new();
