@@ -348,11 +348,7 @@ impl SelfPlay {
     /// Rebuilds the states of the games in progress (after deserialising).
     pub fn restore(&mut self, rules: &Variant) {
         for slot in &mut self.slots {
-            let mut s = rules.training_start(slot.first, slot.variety);
-            for &a in &slot.actions {
-                rules.play_unchecked(&mut s, a);
-            }
-            slot.state = Some(s);
+            slot.state = Some(replay(rules, slot.first, slot.variety, &slot.actions));
         }
     }
 
@@ -442,15 +438,16 @@ impl SelfPlay {
                             full = true;
                         }
                     }
+                    let mask = rules.legal_mask(state).0;
                     if let Some(teacher) = &self.teacher_thread {
                         if self.rng.gen::<f64>() < cfg.teacher_share {
-                            teacher.offer(state, &obs, rules.legal_mask(state).0);
+                            teacher.offer(state, &obs, mask);
                         }
                     }
                     slot.decisions.push(Decision {
                         obs: obs.clone(),
                         policy: r.policy,
-                        mask: rules.legal_mask(state).0,
+                        mask,
                         mover: rules.to_play(state).expect("live game"),
                         full,
                         root_value: r.value,
@@ -583,10 +580,7 @@ fn branch_slot(rules: &Variant, source: &BranchSource, rng: &mut ChaCha8Rng) -> 
         return None;
     }
     let mut actions = source.actions[..rng.gen_range(plies)].to_vec();
-    let mut state = rules.training_start(source.first, source.variety);
-    for &a in &actions {
-        rules.play_unchecked(&mut state, a);
-    }
+    let mut state = replay(rules, source.first, source.variety, &actions);
     random_ply(rules, &mut state, &mut actions, rng);
     Some(opened_slot(
         rules,
@@ -595,6 +589,15 @@ fn branch_slot(rules: &Variant, source: &BranchSource, rng: &mut ChaCha8Rng) -> 
         state,
         actions,
     ))
+}
+
+/// The state that `actions` lead to from the start (`first`, `variety`).
+fn replay(rules: &Variant, first: Player, variety: u64, actions: &[Action]) -> VariantState {
+    let mut state = rules.training_start(first, variety);
+    for &a in actions {
+        rules.play_unchecked(&mut state, a);
+    }
+    state
 }
 
 /// Plays a uniformly random legal ply in the live `state` and notes it in `actions`, unless it
