@@ -46,7 +46,7 @@ if [ -f scripts/fuzz.sh ]; then
 fi
 
 echo "== result scripts' tests (scripts/tests) =="
-# ship_run, prune_checkpoints, models_table and tournament_table on hand-made run folders in a
+# ship_run, prune_checkpoints, models_table, tournament_table and runs_table on hand-made run folders in a
 # temporary copy of the repository's layout.
 VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
 "$VENV_PY" -m pytest -q scripts/tests
