@@ -18,6 +18,7 @@ added its measurements (the baselines changed on 2026-11-25, see experiments/HIS
 
 import math
 import pathlib
+import statistics
 import subprocess
 import sys
 import tomllib
@@ -87,6 +88,28 @@ def cell(r):
     return f"{r['wins']}-{r['draws']}-{r['losses']} ({pct(r['wins'] / r['games'])} % of {r['games']})"
 
 
+def spread(variant, experiments=None):
+    """How far the runs' figures against `mcts:1000` spread, next to the noise of one
+    measurement: over the runs measured on the most common number of games (at least three
+    runs), their mean share of wins, its standard deviation, and the binomial standard error of
+    one measurement of that many games at that mean. A spread no wider than that error says no
+    run's change moved the figure beyond what measuring it again would. None with fewer runs."""
+    experiments = experiments or ROOT / "experiments"
+    measured_runs = [m for run in experiments.glob(f"{variant}-*") if config(run).get("variant") == variant
+                     and (m := measured(run, variant).get("mcts:1000"))]
+    if not measured_runs:
+        return None
+    games = statistics.mode(m["games"] for m in measured_runs)
+    wins = [m["wins"] / games for m in measured_runs if m["games"] == games]
+    if len(wins) < 3:
+        return None
+    mean = statistics.mean(wins)
+    return (f"The {len(wins)} runs measured on {games} against `mcts:1000`: mean {pct(mean)} % wins, standard "
+            f"deviation {100 * statistics.stdev(wins):.1f} points, best {pct(max(wins))} %, worst {pct(min(wins))} %; "
+            f"one measurement of {games} at {pct(mean)} % has a binomial standard error of "
+            f"{100 * math.sqrt(mean * (1 - mean) / games):.1f} points.")
+
+
 def run_rows(variant, experiments=None):
     """One (sort key, markdown row) per run folder of the variant."""
     experiments = experiments or ROOT / "experiments"
@@ -120,7 +143,8 @@ def table(variant):
     games = "whole matches" if variant in MATCH_VARIANTS else "games"
     lines = [f"| run | changed against the shipped run | minutes | positions | {games} vs `mcts:1000` | {games} vs `alphabeta:6` | measured |",
              "|---|---|---|---|---|---|---|"]
-    return "\n".join(lines + [row for _, row in run_rows(variant)])
+    summary = spread(variant)
+    return "\n".join(lines + [row for _, row in run_rows(variant)] + ([f"\n{summary}"] if summary else []))
 
 
 PREAMBLE = """# Every training run, variant by variant

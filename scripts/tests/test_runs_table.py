@@ -74,3 +74,18 @@ def test_every_variant_and_a_wrong_name(repo):
     done = subprocess.run([sys.executable, str(repo / "scripts" / "runs_table.py"), "jerrin"], cwd=repo,
                           capture_output=True, text=True)
     assert done.returncode == 2 and "unknown variant 'jerrin'" in done.stderr and done.stdout == ""
+
+
+def test_spread(repo):
+    # Three runs measured on 200 matches (the most common count) and one on 400, left out.
+    for name, wins in (("a", 170), ("b", 180), ("c", 160)):
+        run(repo, f"jerin-{name}", SHIPPED_CONFIG, match=[result("mcts:1000", 200, wins, 0, 200 - wins, "0")])
+    experiments = repo / "experiments"
+    text = runs_table.spread("jerin", experiments)
+    assert text == ("The 3 runs measured on 200 against `mcts:1000`: mean 85.0 % wins, standard deviation "
+                    "5.0 points, best 90.0 %, worst 80.0 %; one measurement of 200 at 85.0 % has a binomial "
+                    "standard error of 2.5 points.")
+    run(repo, "jerin-d", SHIPPED_CONFIG, match=[result("mcts:1000", 200, 10, 0, 190, "0")],
+        seed2=[result("mcts:1000", 200, 10, 0, 190, "0")])
+    assert runs_table.spread("jerin", experiments) == text, "a run of another game count is left out"
+    assert runs_table.spread("jodu", experiments) is None, "no jodu run"
