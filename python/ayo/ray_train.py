@@ -141,12 +141,15 @@ class Launcher:
         """Every actor's health (an actor being restarted answers once it is back)."""
         return ray.get([a.health.remote() for a in [self.learner, *self.workers]], timeout=timeout)
 
-    def stop(self) -> None:
-        """Stops the workers, then the learner (which saves its state), and the actors."""
-        ray.get([w.stop.remote() for w in self.workers])
-        ray.get(self.learner.stop.remote())
+    def stop(self) -> dict[str, int | None]:
+        """Stops the workers, then the learner (which saves its state), and the actors; returns
+        each process's exit code by name (0: it stopped when asked; negative: it was killed)."""
+        codes = ray.get([w.stop.remote() for w in self.workers])
+        codes.append(ray.get(self.learner.stop.remote()))
         for a in [*self.workers, self.learner]:
             ray.kill(a, no_restart=True)
+        names = [f"worker{i}" for i in range(len(self.workers))] + ["learner"]
+        return dict(zip(names, codes))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,6 +1,7 @@
 """The Ray launcher on a local Ray cluster on loopback: a learner and two self-play actors run the
 ``ayo`` binary for about a minute on a tiny config; the run advances (networks are published,
-shards written and consumed), and a self-play actor that is killed is restarted by Ray."""
+shards written and consumed), a self-play actor that is killed is restarted by Ray, and stopping
+the launcher ends every process when asked (exit status 0, the learner's state saved)."""
 
 import json
 import os
@@ -69,7 +70,13 @@ def test_the_launcher_runs_a_learner_and_workers_and_ray_restarts_a_killed_worke
         step = latest(store)
         shards = len(list((store / "shards").glob("*.shard")))
         wait("the run to advance after the restart", 90, lambda: latest(store) > step and len(list((store / "shards").glob("*.shard"))) > shards)
-        launcher.stop()
+        # SIGINT ends each process at once (the learner after saving its state), not the kill a
+        # minute later that a blocked SIGINT in Ray's actor threads used to leave.
+        started = time.time()
+        codes = launcher.stop()
+        assert codes == {"worker0": 0, "worker1": 0, "learner": 0}, codes
+        assert time.time() - started < 30, f"stopping took {time.time() - started:.0f} s"
+        assert (tmp_path / "learner" / "resume.ot").exists()
         status = json.loads((tmp_path / "learner" / "status.json").read_text())
         assert status["step"] > 0 and status["positions"] > 0
         assert len(status["consumed"]) > 0

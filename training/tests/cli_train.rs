@@ -289,6 +289,78 @@ fn sigkill_at_random_moments_always_resumes() {
     assert!(last_step > 0);
 }
 
+/// SIGINT ends training cleanly — the step finished, the run saved for `--resume`, exit status
+/// 0 — even when the parent started `ayo` with SIGINT blocked: a Ray actor's thread does, the
+/// blocked set outlives `exec`, and `python/ayo/ray_train.py`'s processes then ignored the
+/// interrupt until they were killed a minute later.
+#[test]
+fn an_interrupt_saves_and_ends_training_even_when_the_parent_blocked_it() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::CommandExt;
+    use std::time::{Duration, Instant};
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("tiny.toml");
+    std::fs::write(&config, TINY).unwrap();
+    let run = tmp.path().join("run");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ayo"));
+    command
+        .args(["train", "--config", config.to_str().unwrap()])
+        .args(["--out", run.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, libc::SIGINT);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("ayo runs");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    // The line that opens the training loop comes once the interrupt is handled.
+    let mut log = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        log += &line;
+        log.push('\n');
+        if line.starts_with("training ") {
+            break;
+        }
+    }
+    assert!(log.contains("training "), "{log}");
+    let rest = std::thread::spawn(move || lines.map_while(Result::ok).collect::<Vec<_>>());
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("ayo train still ran 60 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let log = log + &rest.join().unwrap().join("\n");
+    assert!(status.success(), "{status}: {log}");
+    assert!(
+        log.contains("interrupted: finishing the step and saving"),
+        "{log}"
+    );
+    let out = ayo(&[
+        "train",
+        "--out",
+        run.to_str().unwrap(),
+        "--resume",
+        "--iterations",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
 /// A tiny run trained for `iterations` in a new temporary folder: the folder (removed when
 /// dropped), the config file and the run's newest checkpoint.
 fn tiny_run(iterations: u32) -> (tempfile::TempDir, PathBuf, PathBuf) {

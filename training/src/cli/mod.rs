@@ -13,12 +13,32 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use ayo_env::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// Sets `flag` when the process is interrupted (SIGINT, Ctrl-C), so that a long command
+/// (`ayo train`, `ayo selfplay`) finishes its step and saves instead of dying half-way.
+///
+/// A parent may have started the process with SIGINT blocked — a Ray actor's thread does, and
+/// the blocked set outlives `exec` — and then the handler would never run (`Launcher.stop` in
+/// `python/ayo/ray_train.py` waited a minute per process and killed it): once the handler is in
+/// place, SIGINT is unblocked.
+pub fn stop_on_interrupt(flag: &'static AtomicBool) {
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    #[cfg(unix)]
+    // SAFETY: plain calls on a local signal set; unblocking a signal whose handler is installed.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::pthread_sigmask(libc::SIG_UNBLOCK, &set, std::ptr::null_mut());
+    }
+}
 
 /// The progress of a match or a tournament, pair by pair, on stderr (stdout keeps the results):
 /// a bar on a terminal; otherwise (a log file) a line at every tenth of the pairs, at the last,

@@ -36,7 +36,7 @@ pub fn run(a: Args) -> Result<()> {
         ^ (std::process::id() as u64) << 32;
     let mut w = Worker::join(&a.run, &a.worker, nonce, Duration::from_secs_f64(a.wait))?;
     tch::set_num_threads(w.cfg.threads as i32);
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    super::stop_on_interrupt(&STOP);
     println!(
         "worker {} on {}: {} games of {}, network of step {}, {} positions per shard",
         a.worker,

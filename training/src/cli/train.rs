@@ -128,7 +128,7 @@ pub fn run(a: Args) -> Result<()> {
     } else {
         Run::create(cfg, &out)?
     };
-    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+    super::stop_on_interrupt(&STOP);
     let mut learner = match (&a.run, a.learner) {
         (Some(url), true) => Some(Learner::start(url, &mut run, a.resume)?),
         (Some(_), false) => anyhow::bail!("--run is for the learner of a distributed run: add --learner (workers run `ayo selfplay --run URL`)"),
