@@ -10,6 +10,23 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# The headless browser of the end-to-end test of `ayo serve`: training/tests/serve_browser.rs
+# drives Debian's chromium through chromedriver and fails (rather than skips) without them.
+# apt installs them in the background while the virtualenv is set up and the code is linted.
+install_browser() {
+    if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+        echo "chromium and chromedriver present"
+    else
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver
+    fi
+}
+browser_log="$(mktemp)"
+install_browser > "$browser_log" 2>&1 &
+browser=$!
+
 bash scripts/setup-venv.sh
 source scripts/env.sh
 
@@ -23,16 +40,12 @@ echo "== cargo doc (warnings are errors) =="
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
 
 echo "== headless browser for the end-to-end test of ayo serve =="
-# training/tests/serve_browser.rs drives Debian's chromium through chromedriver; it fails
-# (rather than skips) without them.
-if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
-    echo "chromium and chromedriver present"
-else
-    SUDO=""
-    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver
+if ! wait "$browser"; then
+    cat "$browser_log"
+    echo "test.sh: installing chromium and chromium-driver failed" >&2
+    exit 1
 fi
+cat "$browser_log"
 
 echo "== cargo test (workspace, release profile) =="
 cargo test --release --workspace --no-fail-fast

@@ -236,20 +236,35 @@ fn wdl(variant: &str, hero: &str, villain: &str, pairs: usize) -> [u32; 3] {
 /// rollouts scored a round's end by the sign of the houses won, so it did not work to end a
 /// match and drew 8 of 20 whole ncho matches against `random` at the ply cap. Scored by the share of the houses (see
 /// `Mcts::rollout`), it won 20 of 20 of those, in 15–93 plies, and here 100-0-0 in each game.
+///
+/// One module per variant, one test per pairing: the pairings take from 2 seconds to over 2
+/// minutes (`mcts:1000` in whole adi matches), and as separate tests they share the cores.
 macro_rules! baselines_are_meaningful {
     ($($name:ident: $variant:literal;)*) => {$(
-        #[test]
-        fn $name() {
-            let [w, _, _] = wdl($variant, "alphabeta:6", "random", 50);
-            assert!(w >= 95, "{}: alphabeta:6 won {w} of 100 against random", $variant);
-            let [w, d, l] = wdl($variant, "mcts:1000", "random", 50);
-            assert!(w >= 95, "{}: mcts:1000 against random: {w}-{d}-{l}", $variant);
-            let [w, d, l] = wdl($variant, "alphabeta:6", "alphabeta:2", 50);
-            assert!(
-                2 * w + d > 100,
-                "{}: alphabeta:6 against alphabeta:2: {w}-{d}-{l}",
-                $variant
-            );
+        mod $name {
+            use super::wdl;
+
+            #[test]
+            fn alphabeta_6_beats_random() {
+                let [w, d, l] = wdl($variant, "alphabeta:6", "random", 50);
+                assert!(w >= 95, "{}: alphabeta:6 against random: {w}-{d}-{l}", $variant);
+            }
+
+            #[test]
+            fn mcts_1000_beats_random() {
+                let [w, d, l] = wdl($variant, "mcts:1000", "random", 50);
+                assert!(w >= 95, "{}: mcts:1000 against random: {w}-{d}-{l}", $variant);
+            }
+
+            #[test]
+            fn alphabeta_6_beats_alphabeta_2() {
+                let [w, d, l] = wdl($variant, "alphabeta:6", "alphabeta:2", 50);
+                assert!(
+                    2 * w + d > 100,
+                    "{}: alphabeta:6 against alphabeta:2: {w}-{d}-{l}",
+                    $variant
+                );
+            }
         }
     )*};
 }
