@@ -26,6 +26,10 @@ install_browser() {
 browser_log="$(mktemp)"
 install_browser > "$browser_log" 2>&1 &
 browser=$!
+# cargo-fuzz, for the fuzz targets' short run at the end, builds in the background too.
+fuzz_log="$(mktemp)"
+(cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked) > "$fuzz_log" 2>&1 &
+cargo_fuzz=$!
 
 bash scripts/setup-venv.sh
 source scripts/env.sh
@@ -53,6 +57,11 @@ cargo test --release --workspace --no-fail-fast
 echo "== cargo test: the training library without libtorch (what the Python package links) =="
 cargo test --release -p ayo-train --no-default-features --lib
 
+if ! wait "$cargo_fuzz"; then
+    cat "$fuzz_log"
+    echo "test.sh: installing cargo-fuzz failed" >&2
+    exit 1
+fi
 if [ -f scripts/fuzz.sh ]; then
     echo "== fuzz targets, short run =="
     bash scripts/fuzz.sh short
