@@ -44,6 +44,16 @@ train_threads = 1
 seed = 5
 "#;
 
+/// A new temporary folder with `config` written in it as `tiny.toml`: the folder (removed when
+/// dropped), the config file and the run's folder to be.
+fn tiny_folder(config: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("tiny.toml");
+    std::fs::write(&file, config).unwrap();
+    let run = tmp.path().join("run");
+    (tmp, file, run)
+}
+
 /// The configuration saved with the run's newest checkpoint.
 fn saved_config(dir: &Path) -> serde_json::Value {
     let meta = std::fs::read_to_string(dir.join("checkpoints/latest.json")).expect("metadata");
@@ -52,10 +62,7 @@ fn saved_config(dir: &Path) -> serde_json::Value {
 
 #[test]
 fn resume_keeps_the_saved_settings_and_refuses_changes() {
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
-    std::fs::write(&config, TINY).unwrap();
-    let run = tmp.path().join("run");
+    let (_tmp, config, run) = tiny_folder(TINY);
     let run_s = run.to_str().unwrap();
 
     let first = ayo(&[
@@ -172,16 +179,13 @@ fn a_new_run_without_config_trains_with_its_variants_tuned_config() {
 
 #[test]
 fn tournament_of_a_run_uses_the_runs_variant_options() {
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
     let tiny = TINY
         .replace(
             "variant = \"ayo\"",
             "variant = \"ncho\"\noptions = \"episode=match\"",
         )
         .replace("max_plies = 40", "max_plies = 60");
-    std::fs::write(&config, tiny).unwrap();
-    let run = tmp.path().join("run");
+    let (_tmp, config, run) = tiny_folder(&tiny);
     let run_s = run.to_str().unwrap();
     let trained = ayo(&[
         "train",
@@ -220,11 +224,8 @@ fn tournament_of_a_run_uses_the_runs_variant_options() {
 #[test]
 fn sigkill_at_random_moments_always_resumes() {
     use rand::{Rng, SeedableRng};
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
     let tiny = TINY.replace("checkpoint_every_s = 1000.0", "checkpoint_every_s = 0.05");
-    std::fs::write(&config, tiny).unwrap();
-    let run = tmp.path().join("run");
+    let (_tmp, config, run) = tiny_folder(&tiny);
     let run_s = run.to_str().unwrap();
     let mut rng = rand::rngs::StdRng::seed_from_u64(11);
     let mut last_step = 0u64;
@@ -298,10 +299,7 @@ fn an_interrupt_saves_and_ends_training_even_when_the_parent_blocked_it() {
     use std::io::{BufRead, BufReader};
     use std::os::unix::process::CommandExt;
     use std::time::{Duration, Instant};
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
-    std::fs::write(&config, TINY).unwrap();
-    let run = tmp.path().join("run");
+    let (_tmp, config, run) = tiny_folder(TINY);
     let mut command = Command::new(env!("CARGO_BIN_EXE_ayo"));
     command
         .args(["train", "--config", config.to_str().unwrap()])
@@ -364,10 +362,7 @@ fn an_interrupt_saves_and_ends_training_even_when_the_parent_blocked_it() {
 /// A tiny run trained for `iterations` in a new temporary folder: the folder (removed when
 /// dropped), the config file and the run's newest checkpoint.
 fn tiny_run(iterations: u32) -> (tempfile::TempDir, PathBuf, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let config = tmp.path().join("tiny.toml");
-    std::fs::write(&config, TINY).unwrap();
-    let run = tmp.path().join("run");
+    let (tmp, config, run) = tiny_folder(TINY);
     let trained = ayo(&[
         "train",
         "--config",
