@@ -31,6 +31,17 @@ fuzz_log="$(mktemp)"
 (cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked) > "$fuzz_log" 2>&1 &
 cargo_fuzz=$!
 
+# Waits for the background install PID, shows its LOG, and stops the run if it failed.
+await_install() {
+    local pid="$1" log="$2" what="$3"
+    if ! wait "$pid"; then
+        cat "$log"
+        echo "test.sh: installing $what failed" >&2
+        exit 1
+    fi
+    cat "$log"
+}
+
 bash scripts/setup-venv.sh
 source scripts/env.sh
 
@@ -44,12 +55,7 @@ echo "== cargo doc (warnings are errors) =="
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
 
 echo "== headless browser for the end-to-end test of ayo serve =="
-if ! wait "$browser"; then
-    cat "$browser_log"
-    echo "test.sh: installing chromium and chromium-driver failed" >&2
-    exit 1
-fi
-cat "$browser_log"
+await_install "$browser" "$browser_log" "chromium and chromium-driver"
 
 echo "== cargo test (workspace, release profile) =="
 cargo test --release --workspace --no-fail-fast
@@ -57,11 +63,7 @@ cargo test --release --workspace --no-fail-fast
 echo "== cargo test: the training library without libtorch (what the Python package links) =="
 cargo test --release -p ayo-train --no-default-features --lib
 
-if ! wait "$cargo_fuzz"; then
-    cat "$fuzz_log"
-    echo "test.sh: installing cargo-fuzz failed" >&2
-    exit 1
-fi
+await_install "$cargo_fuzz" "$fuzz_log" "cargo-fuzz"
 if [ -f scripts/fuzz.sh ]; then
     echo "== fuzz targets, short run =="
     bash scripts/fuzz.sh short

@@ -144,12 +144,12 @@ class Launcher:
     def stop(self) -> dict[str, int | None]:
         """Stops the workers, then the learner (which saves its state), and the actors; returns
         each process's exit code by name (0: it stopped when asked; negative: it was killed)."""
-        codes = ray.get([w.stop.remote() for w in self.workers])
-        codes.append(ray.get(self.learner.stop.remote()))
+        ray.get([w.stop.remote() for w in self.workers])
+        ray.get(self.learner.stop.remote())
+        codes = {h["name"]: h["returncode"] for h in self.health()}
         for a in [*self.workers, self.learner]:
             ray.kill(a, no_restart=True)
-        names = [f"worker{i}" for i in range(len(self.workers))] + ["learner"]
-        return dict(zip(names, codes))
+        return codes
 
 
 def main(argv: list[str] | None = None) -> None:
