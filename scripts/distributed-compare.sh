@@ -3,13 +3,13 @@
 # `ayo train` with the same config (experiments/oware.toml) on this machine:
 #   scripts/distributed-compare.sh throughput MINUTES   # in-process, 1 worker, 2 workers
 #   scripts/distributed-compare.sh strength MINUTES     # in-process vs learner + 1 worker
-# Run folders go to experiments/distributed/<mode>-*; scripts/distributed_figures.py reads them.
+# Run folders go to experiments/studies/distributed/<mode>-*; scripts/distributed_figures.py reads them.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/env.sh
 mode=$1 minutes=$2
 config=experiments/oware.toml
-base=experiments/distributed
+base=experiments/studies/distributed
 ayo=target/release/ayo
 
 inprocess() {  # NAME

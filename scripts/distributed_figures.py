@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Throughput figures of scripts/distributed-compare.sh: for each run folder under
-experiments/distributed/, the positions played per second and the learner's training samples
+experiments/studies/distributed/, the positions played per second and the learner's training samples
 per second, from the run's final `saved ...` line (positions, steps, seconds) and its config's
 batch size. Prints a Markdown table."""
 
@@ -9,7 +9,7 @@ import re
 import sys
 import tomllib
 
-BASE = pathlib.Path(__file__).resolve().parents[1] / "experiments" / "distributed"
+BASE = pathlib.Path(__file__).resolve().parents[1] / "experiments" / "studies" / "distributed"
 SAVED = re.compile(r"saved \S+ \(step (\d+), (\d+) games, (\d+) positions, (\d+) s of training\)")
 
 

@@ -5,8 +5,8 @@
 #   match.csv                (round-based variants) the same network playing whole matches
 #                            against MATCH_AGAINST (alphabeta:6; add mcts:1000 for the full table)
 # Games are played in seat-swapped pairs from shared random openings (4 plies, 8 for yao:
-# models_table.opening_plies) and, for round-based variants, from varied starting ownerships (`ayo train
-# --evaluate`, the tournament's driver).
+# models_table.opening_plies) and, for round-based variants, from varied starting ownerships (`ayo
+# evaluate`, the tournament's driver).
 #
 # A run trained on whole matches (`options = "episode=match"`) is measured the other way round:
 # final.csv in rounds from varied ownership (`--play-options episode=round`), match.csv in whole
@@ -18,7 +18,7 @@
 # where final.csv, match.csv and the curve go; CURVE=0 leaves the curve out. SEED (default 0)
 # picks the set of openings of final.csv and match.csv (2: the second set, as match-seed2.csv).
 #
-#   bash scripts/evaluate-run.sh experiments/ncho-1h
+#   bash scripts/evaluate-run.sh experiments/runs/ncho-1h
 set -euo pipefail
 RUN="${1:?usage: evaluate-run.sh RUN_DIR}"
 AYO="${AYO:-target/release/ayo}"
@@ -46,16 +46,16 @@ if grep -q '^options = ".*episode=match' "$RUN/config.toml"; then
     MATCH_AGAINST="$AGAINST"
     MATCH_GAMES="$GAMES"
 fi
-# Whole matches of the network, CSV to $1, the other arguments added to `ayo train --evaluate`.
+# Whole matches of the network, CSV to $1, the other arguments added to `ayo evaluate`.
 whole_matches() {
     local csv="$1"
     shift
-    "$AYO" train --evaluate "$CHECKPOINT" "$@" --play-options episode=match --max-plies 5000 \
-        --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$csv"
+    "$AYO" evaluate "$CHECKPOINT" "$@" --play-options episode=match --max-plies 5000 \
+        --eval-games "$MATCH_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" --csv "$csv"
 }
 echo "== $RUN ($variant): final strength, $GAMES games against each of $AGAINST =="
-"$AYO" train --evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" --seed "$SEED" \
-    --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" | tee "$OUT/final.csv"
+"$AYO" evaluate "$CHECKPOINT" --against "$AGAINST" "${ROUNDS[@]}" --seed "$SEED" \
+    --eval-games "$GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" --csv "$OUT/final.csv"
 case "$variant" in
     ncho | adi | jerin)
         echo "== $RUN: whole matches (episode = match) =="
@@ -69,6 +69,6 @@ esac
 # The curve last: the final figures decide whether a run ships.
 [ "$CURVE" = 1 ] || exit 0
 echo "== $RUN ($variant): learning curve =="
-"$AYO" train --evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
+"$AYO" evaluate "$RUN"/checkpoints/step-*.ot --against "$AGAINST" "${CURVE_CAP[@]}" \
     --eval-games "$CURVE_GAMES" --eval-simulations "$SIMS" --eval-opening-plies "$PLIES" \
-    --curve "$OUT/learning_curve.png" | tee "$OUT/learning_curve.csv"
+    --curve "$OUT/learning_curve.png" --csv "$OUT/learning_curve.csv"

@@ -2,12 +2,12 @@
 their runs' measurements (final.csv, match.csv written by scripts/evaluate-run.sh; also
 final-seed2.csv and match-seed2.csv, the same network from a second set of openings, where
 measured), then the ceiling table: what a much stronger searcher reaches under the same protocol
-(experiments/ceiling/<variant>/ and, deeper searches, <variant>-ab<depth>/).
+(experiments/studies/ceiling/<variant>/ and, deeper searches, <variant>-ab<depth>/).
 
     python3 scripts/models_table.py            # markdown table on stdout
 
 models/shipped.json names, for each variant, the shipped model (models/<variant>/<model>.ot with
-its metadata .json) and the run folder under experiments/ that trained it.
+its metadata .json) and the run folder that trained it (experiments/runs/<run>/).
 """
 
 import csv
@@ -25,16 +25,17 @@ def opening_plies(variant):
     same game in 73 of 200)."""
     return 8 if variant == "yao" else 4
 
-# models/shipped.json: for each variant, the shipped model (models/<variant>/<model>.ot) and the
-# run folder that trained it; `ayo serve` lists these first and marks them.
+# models/shipped.json: for each variant, the shipped model's name (models/<variant>/<model>.ot)
+# and the run folder that trained it, relative to the repository's root
+# (experiments/runs/<run>); `ayo serve` lists these first and marks them.
 SHIPPED = {
-    v: (pathlib.Path(e["model"]).stem, pathlib.Path(e["run"]).name)
+    v: (pathlib.Path(e["model"]).stem, pathlib.Path(e["run"]))
     for v, e in json.loads((ROOT / "models" / "shipped.json").read_text()).items()
 }
 
 
 def table(path):
-    """The rows of a CSV that `ayo train --evaluate` printed, in order ([] if there is none)."""
+    """The rows of a CSV that `ayo evaluate` printed, in order ([] if there is none)."""
     if not path.is_file():
         return []
     with path.open() as f:
@@ -73,7 +74,7 @@ def pooled(*tables):
     return out
 
 
-# The columns of `ayo train --evaluate`'s CSV counting the pairs of games (one opening, a game in
+# The columns of `ayo evaluate`'s CSV counting the pairs of games (one opening, a game in
 # each seat) the network won both, split, lost both.
 PAIRS = ("pairs_won_both", "pairs_split", "pairs_lost_both")
 
@@ -121,13 +122,13 @@ def main():
     out = ["| variant | checkpoint | training | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | distinct games | whole matches (W-D-L vs mcts:1000 / alphabeta:6, truncated) | run |",
            "|---|---|---|---|---|---|---|---|"]
     for v in VARIANTS:
-        model, run_name = SHIPPED[v]
+        model, run_path = SHIPPED[v]
         meta_path = ROOT / "models" / v / f"{model}.json"
         if not meta_path.is_file():
             out.append(f"| `{v}` | — | — | — | — | — | — | — |")
             continue
         meta = json.loads(meta_path.read_text())
-        run = ROOT / "experiments" / run_name
+        run = ROOT / run_path
         final = pooled(rows(run / "final.csv"), rows(run / "final-seed2.csv"))
         match = pooled(rows(run / "match.csv"), rows(run / "match-seed2.csv"))
         m, a = final.get("mcts:1000"), final.get("alphabeta:6")
@@ -142,7 +143,7 @@ def main():
         minutes = meta["wall_time_s"] / 60
         ckpt = meta_path.with_suffix(".ot").relative_to(ROOT)
         out.append(
-            f"| `{v}` | `{ckpt}` | {minutes:.0f} min, {meta['positions'] / 1e6:.1f} M positions | {wdl(m)} | {wdl(a)} | {distinct} | {whole} | [`experiments/{run_name}/`](experiments/{run_name}/) |"
+            f"| `{v}` | `{ckpt}` | {minutes:.0f} min, {meta['positions'] / 1e6:.1f} M positions | {wdl(m)} | {wdl(a)} | {distinct} | {whole} | [`{run_path}/`]({run_path}/) |"
         )
     print("\n".join(out))
     print()
@@ -151,11 +152,11 @@ def main():
 
 def ceiling_table():
     """What a much stronger searcher reaches under the same protocol (scripts/ceiling.sh): a row
-    per variant from experiments/ceiling/<variant>/, then one per deeper search measured in
+    per variant from experiments/studies/ceiling/<variant>/, then one per deeper search measured in
     <variant>-ab<depth>/, shallowest first."""
     out = ["| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",
            "|---|---|---|---|---|"]
-    ceiling = ROOT / "experiments" / "ceiling"
+    ceiling = ROOT / "experiments" / "studies" / "ceiling"
     for v in VARIANTS:
         deeper = sorted(ceiling.glob(f"{v}-ab*/crosstable.csv"), key=lambda p: int(p.parent.name.rsplit("-ab", 1)[1]))
         for path in [ceiling / v / "crosstable.csv", *deeper]:

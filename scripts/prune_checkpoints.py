@@ -5,7 +5,7 @@ removed (the learning curve CSV keeps what was measured of them). Tracked files 
 `git rm`, untracked ones deleted. A run with no numbered checkpoint is left as it is: its
 `latest.*`, if any, is then its only copy of the weights.
 
-    python3 scripts/prune_checkpoints.py experiments/ncho-1h-b [more run folders...]
+    python3 scripts/prune_checkpoints.py experiments/runs/ncho-1h [more run folders...]
 """
 import json
 import subprocess

@@ -4,10 +4,10 @@
 # fours games also in 200 whole matches, no curve), and puts the new rows in place of that
 # baseline's rows in each run's final.csv and match.csv, and in final-seed2.csv and
 # match-seed2.csv (the second set of openings) where those hold a row of it. For when a
-# baseline's play changes (2026-11-25: alphabeta:D stopped reading its table entries of earlier
-# searches; 2026-11-29: its table key took in the repetition memory).
-# Then regenerate the README tables (python3 scripts/models_table.py) and update the rows of
-# that baseline in the runs' RESULTS.md tables.
+# baseline's play changes (as when alphabeta:D stopped reading its table entries of earlier
+# searches, and when its table key took in the repetition memory).
+# Then regenerate the models table (python3 scripts/models_table.py, models/README.md) and
+# update the rows of that baseline in the runs' RESULTS.md tables and experiments/RUNS.md.
 #
 #   bash scripts/remeasure-baseline.sh alphabeta:6 [VARIANT ...]
 set -euo pipefail
@@ -24,7 +24,7 @@ sys.path.insert(0, "scripts")
 import models_table as m
 for v in sys.argv[1:] or m.VARIANTS:
     model, run = m.SHIPPED[v]
-    print(f"models/{v}/{model}.ot experiments/{run}")
+    print(f"models/{v}/{model}.ot {run}")
 PYEOF
     echo "== $model against $AGENT"
     for seed in 0 2; do

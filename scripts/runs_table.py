@@ -1,24 +1,21 @@
-"""Every training run of one variant in one table: what each run changed against the shipped
-run's config, how long it trained on how many positions, and how its network played against
-`mcts:1000` and `alphabeta:6` — for the fours games (ncho, adi, jerin) in whole matches
-(match.csv and match-seed2.csv pooled, as the models table does), for the others in games
-(final.csv and final-seed2.csv) — best first. It is the record of what was tried for a variant,
-read off the run folders themselves rather than retold.
+"""Prints the experiments/RUNS.md row of each training run folder given, to add to its variant's
+table there: what the run's config changed against the shipped run's config (the run folder
+models/shipped.json names, under experiments/runs/), how long it trained on how many positions,
+how its network played against `mcts:1000` and `alphabeta:6` — for the fours games (ncho, adi,
+jerin) in whole matches (match.csv and match-seed2.csv pooled, as the models table does), for
+the others in games (final.csv and final-seed2.csv) — the commit that added those measurements,
+and where the folder is.
 
-    python3 scripts/runs_table.py jerin                      # one variant's table, markdown on stdout
-    python3 scripts/runs_table.py > experiments/RUNS.md      # every variant's, under a heading each
+    python3 scripts/runs_table.py runs/jerin-try [more run folders...]
 
-A run folder is a folder experiments/<variant>-* whose config.toml names the variant; one
-without evaluate-run.sh's measurements (stopped, measured otherwise before that script, or not
-yet evaluated) is listed last, its cells dashed: its RESULTS.md says what became of it. Keys the run's
-config lacks were not yet keys when it was trained (the run behaved as their default then).
-Figures are those measured when the run was evaluated: the date column is the commit that
-added its measurements (the baselines changed on 2026-11-25, see experiments/HISTORY.md).
+RUNS.md is a fixed table: a run that is not shipped leaves the tree once its row is written
+there, and its row names the commit where its folder last lived. A run folder is one whose
+config.toml names its variant; the measurements are those of scripts/evaluate-run.sh. Keys the
+run's config lacks were not yet keys when it was trained (listed as `before`).
 """
 
 import math
 import pathlib
-import statistics
 import subprocess
 import sys
 import tomllib
@@ -63,22 +60,22 @@ def changes(cfg, base):
     return "; ".join(changed) or "—"
 
 
-def measured(run, variant):
-    """The run's network against each agent, pooled over both sets of openings: whole matches
-    for the fours games, games for the others."""
-    stem = "match" if variant in MATCH_VARIANTS else "final"
-    return pooled(rows(run / f"{stem}.csv"), rows(run / f"{stem}-seed2.csv"))
+def stem(variant):
+    """The measurements a run of `variant` is judged on: whole matches or games."""
+    return "match" if variant in MATCH_VARIANTS else "final"
 
 
-def commit_date(run, variant):
-    """The day of the commit that last changed the run's measurements ("—" outside git)."""
-    stem = "match" if variant in MATCH_VARIANTS else "final"
+def last_commit(path, follow=False):
+    """The short hash of the last commit that changed `path` ("—" if none, or outside git); with
+    `follow`, of the last that wrote the file's content, through renames (a run folder moved to
+    experiments/runs/ keeps the commit of its measurements)."""
+    how = ["--follow", "--diff-filter=AM"] if follow else []
     try:
-        out = subprocess.run(["git", "log", "-1", "--format=%cs", "--", f"{stem}.csv"], cwd=run,
+        out = subprocess.run(["git", "log", "-1", *how, "--format=%h", "--", path.name], cwd=path.parent,
                              capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         out = ""
-    return out or "—"
+    return f"`{out}`" if out else "—"
 
 
 def cell(r):
@@ -88,90 +85,49 @@ def cell(r):
     return f"{r['wins']}-{r['draws']}-{r['losses']} ({pct(r['wins'] / r['games'])} % of {r['games']})"
 
 
-def spread(variant, experiments=None):
-    """How far the runs' figures against `mcts:1000` spread, next to the noise of one
-    measurement: over the runs measured on the most common number of games (at least three
-    runs), their mean share of wins, its standard deviation, and the binomial standard error of
-    one measurement of that many games at that mean. A spread no wider than that error says no
-    run's change moved the figure beyond what measuring it again would. None with fewer runs."""
-    experiments = experiments or ROOT / "experiments"
-    measured_runs = [m for run in experiments.glob(f"{variant}-*") if config(run).get("variant") == variant
-                     and (m := measured(run, variant).get("mcts:1000"))]
-    if not measured_runs:
-        return None
-    games = statistics.mode(m["games"] for m in measured_runs)
-    wins = [m["wins"] / games for m in measured_runs if m["games"] == games]
-    if len(wins) < 3:
-        return None
-    mean = statistics.mean(wins)
-    return (f"The {len(wins)} runs measured on {games} against `mcts:1000`: mean {pct(mean)} % wins, standard "
-            f"deviation {100 * statistics.stdev(wins):.1f} points, best {pct(max(wins))} %, worst {pct(min(wins))} %; "
-            f"one measurement of {games} at {pct(mean)} % has a binomial standard error of "
-            f"{100 * math.sqrt(mean * (1 - mean) / games):.1f} points.")
-
-
-def run_rows(variant, experiments=None):
-    """One (sort key, markdown row) per run folder of the variant."""
-    experiments = experiments or ROOT / "experiments"
-    shipped_run = SHIPPED[variant][1]
-    base = config(experiments / shipped_run)
-    out = []
-    for run in sorted(experiments.glob(f"{variant}-*")):
-        cfg = config(run)
-        if cfg.get("variant") != variant:
-            continue
-        by_agent = measured(run, variant)
-        m, a = by_agent.get("mcts:1000"), by_agent.get("alphabeta:6")
-        first = next((r for r in rows(run / ("match.csv" if variant in MATCH_VARIANTS else "final.csv")).values()), None)
-        minutes = f"{float(first['wall_time_s']) / 60:.0f}" if first else "—"
-        positions = f"{int(first['positions']) / 1e6:.1f} M" if first else "—"
-        name = f"[`{run.name}`]({run.name}/)"
-        if run.name == shipped_run:
-            name += " **(shipped)**"
-            what = "the shipped config"
-        else:
-            what = changes(cfg, base)
-        key = (m is None, -(m["wins"] / m["games"]) if m else 0, run.name)
-        date = commit_date(run, variant) if by_agent else "— (see its RESULTS.md)"
-        row = f"| {name} | {what} | {minutes} | {positions} | {cell(m)} | {cell(a)} | {date} |"
-        out.append((key, row))
-    return sorted(out)
-
-
-def table(variant):
-    """The markdown table of one variant's runs."""
+def header(variant):
+    """The header of a variant's table in RUNS.md."""
     games = "whole matches" if variant in MATCH_VARIANTS else "games"
-    lines = [f"| run | changed against the shipped run | minutes | positions | {games} vs `mcts:1000` | {games} vs `alphabeta:6` | measured |",
-             "|---|---|---|---|---|---|---|"]
-    summary = spread(variant)
-    return "\n".join(lines + [row for _, row in run_rows(variant)] + ([f"\n{summary}"] if summary else []))
+    return (f"| run | changed against the shipped run | minutes | positions | {games} vs `mcts:1000` "
+            f"| {games} vs `alphabeta:6` | measured at | folder |\n|---|---|---|---|---|---|---|---|")
 
 
-PREAMBLE = """# Every training run, variant by variant
-
-Made by `python3 scripts/runs_table.py > experiments/RUNS.md` from the run folders themselves:
-for each run, what its config changed against the shipped run's (`before` lists keys that did
-not exist yet when it was trained), its minutes and positions, and its network at 32 simulations
-against the two baselines, best first: whole matches for the fours games (both sets of 200
-openings where measured), games for the others. A figure is what was measured when the run was
-evaluated (the `measured` column: the commit that added it); the baselines were mended on
-2026-11-25 and alpha-beta's table key on 2026-11-29 (experiments/HISTORY.md), so older rows
-were measured against slightly different opponents. The narrative is in HISTORY.md and each
-`experiments/<variant>.toml`."""
+def row(run):
+    """The RUNS.md row of the run folder `run`, and its variant."""
+    run = run.resolve()
+    cfg = config(run)
+    variant = cfg.get("variant")
+    if variant not in SHIPPED:
+        raise ValueError(f"{run}: its config.toml names variant {variant!r}; expected one of {', '.join(SHIPPED)}")
+    shipped_run = ROOT / SHIPPED[variant][1]
+    s = stem(variant)
+    by_agent = pooled(rows(run / f"{s}.csv"), rows(run / f"{s}-seed2.csv"))
+    m, a = by_agent.get("mcts:1000"), by_agent.get("alphabeta:6")
+    first = next(iter(rows(run / f"{s}.csv").values()), None)
+    minutes = f"{float(first['wall_time_s']) / 60:.0f}" if first else "—"
+    positions = f"{int(first['positions']) / 1e6:.1f} M" if first else "—"
+    measured = last_commit(run / f"{s}.csv", follow=True) if by_agent else "—"
+    if run == shipped_run.resolve():
+        name, what = f"`{run.name}` **(shipped)**", "the shipped config"
+        folder = f"[`runs/{run.name}/`](runs/{run.name}/)"
+    else:
+        name, what = f"`{run.name}`", changes(cfg, config(shipped_run))
+        folder = last_commit(run)
+    return f"| {name} | {what} | {minutes} | {positions} | {cell(m)} | {cell(a)} | {measured} | {folder} |", variant
 
 
 def main(argv):
-    variants = argv[1:]
-    unknown = [v for v in variants if v not in SHIPPED]
-    if unknown:
-        print(f"runs_table.py: unknown variant {unknown[0]!r}; expected one of {', '.join(SHIPPED)}", file=sys.stderr)
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
         return 2
-    if variants:
-        print("\n\n".join(table(v) for v in variants))
-    else:
-        print(PREAMBLE)
-        for v in SHIPPED:
-            print(f"\n## {v}\n\n{table(v)}")
+    try:
+        found = [row(pathlib.Path(arg)) for arg in argv[1:]]
+    except ValueError as e:
+        print(f"runs_table.py: {e}", file=sys.stderr)
+        return 2
+    for variant in dict.fromkeys(v for _, v in found):
+        print(f"{variant}:\n\n{header(variant)}")
+        print("\n".join(r for r, v in found if v == variant) + "\n")
     return 0
 
 

@@ -5,7 +5,7 @@
 # depth (it is the anchor, 0 Elo): the Elo of each budget against it, with its 95 % interval.
 #
 #   GAMES=100 DEPTHS="8 10" BUDGETS=":32 :128 :512 @100ms" bash scripts/scaling-table.sh
-# Tables go to experiments/scaling/alphabeta-D/ (no game records).
+# Tables go to experiments/studies/scaling/alphabeta-D/ (no game records).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"
@@ -19,5 +19,5 @@ for d in $DEPTHS; do
     echo "== alphabeta:$d against $MODEL at $BUDGETS, $GAMES games each =="
     "$AYO" tournament --variant oware --players "alphabeta:$d" "${players[@]}" --gauntlet 1 \
         --anchor 1 --games "$GAMES" --openings 4 --no-records \
-        --out "experiments/scaling/alphabeta-$d" | sed -n '/^Rank/,/^$/p'
+        --out "experiments/studies/scaling/alphabeta-$d" | sed -n '/^Rank/,/^$/p'
 done

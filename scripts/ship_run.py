@@ -1,9 +1,10 @@
 """Ships a finished, measured training run: copies its last checkpoint to models/<variant>/,
 writes the run's RESULTS.md from its measurements, and lists the files to commit (the run's
 config, logs, curve, measurements, and the checkpoints scripts/prune_checkpoints.py keeps).
+A shipped run's folder is experiments/runs/<name>/; models/shipped.json names it and the model.
 
-    python3 scripts/ship_run.py experiments/ayo-1h "notes about the run"
-    python3 scripts/ship_run.py --results-only --config experiments/adi-match.toml experiments/adi-match-1h "notes"
+    python3 scripts/ship_run.py experiments/runs/ayo-1h "notes about the run"
+    python3 scripts/ship_run.py --results-only --config my-adi.toml runs/adi-try "notes"
 
 `--results-only` writes RESULTS.md of a run that is not shipped; `--config` names the config
 the run was started from (default experiments/<variant>.toml).
@@ -76,7 +77,7 @@ def main():
            + f"{models_table.opening_plies(variant)}-ply random openings"
            + (" and varied starting ownership (later rounds)" if variant in ("ncho", "adi", "jerin") else "")
            + (", one round per game (`--play-options episode=round`)" if "episode=match" in cfg.get("options", "") else "")
-           + " (`ayo train --evaluate`, the tournament's match driver; `final.csv`):")
+           + " (`ayo evaluate`, the tournament's match driver; `final.csv`):")
         out += ["", head] + [line(r) for r in rounds]
     else:
         out[-1] += ("Not measured in rounds from varied ownership (`final.csv`)."

@@ -7,6 +7,11 @@
 # apt when missing) in the release profile — the main job's, so the workspace compiles once for
 # both — a short run of every fuzz target, the result scripts' tests (scripts/tests) and the
 # Python package's tests.
+#
+# On two cores the run is bound by the processor, so work that leaves a core idle runs beside
+# other work: the fuzz targets build and run while the workspace's tests run (many of them wait
+# on a process or hold one core), and the training library's torch-free tests build and run
+# while the Python package's tests run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -26,21 +31,26 @@ install_browser() {
 browser_log="$(mktemp)"
 install_browser > "$browser_log" 2>&1 &
 browser=$!
-# cargo-fuzz, for the fuzz targets' short run at the end, builds in the background too.
+# cargo-fuzz, for the fuzz targets' short run beside the workspace's tests, builds in the
+# background too.
 fuzz_log="$(mktemp)"
 (cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked) > "$fuzz_log" 2>&1 &
 cargo_fuzz=$!
 
-# Waits for the background install PID, shows its LOG, and stops the run if it failed.
-await_install() {
+# Waits for the background job PID, shows its LOG, and stops the run if WHAT failed.
+await_job() {
     local pid="$1" log="$2" what="$3"
-    if ! wait "$pid"; then
-        cat "$log"
-        echo "test.sh: installing $what failed" >&2
+    local status=0
+    wait "$pid" || status=$?
+    cat "$log"
+    if [ "$status" -ne 0 ]; then
+        echo "test.sh: $what failed (exit $status)" >&2
         exit 1
     fi
-    cat "$log"
 }
+
+# Stops the background jobs still running when the run ends early (a failed step).
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
 bash scripts/setup-venv.sh
 source scripts/env.sh
@@ -55,19 +65,19 @@ echo "== cargo doc (warnings are errors) =="
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
 
 echo "== headless browser for the end-to-end test of ayo serve =="
-await_install "$browser" "$browser_log" "chromium and chromium-driver"
+await_job "$browser" "$browser_log" "installing chromium and chromium-driver"
+
+echo "== cargo test (workspace, release profile): build =="
+cargo test --release --workspace --no-run
+
+await_job "$cargo_fuzz" "$fuzz_log" "installing cargo-fuzz"
+echo "== fuzz targets, short run: in the background while the tests run =="
+fuzz_run_log="$(mktemp)"
+bash scripts/fuzz.sh short > "$fuzz_run_log" 2>&1 &
+fuzz_run=$!
 
 echo "== cargo test (workspace, release profile) =="
 cargo test --release --workspace --no-fail-fast
-
-echo "== cargo test: the training library without libtorch (what the Python package links) =="
-cargo test --release -p ayo-train --no-default-features --lib
-
-await_install "$cargo_fuzz" "$fuzz_log" "cargo-fuzz"
-if [ -f scripts/fuzz.sh ]; then
-    echo "== fuzz targets, short run =="
-    bash scripts/fuzz.sh short
-fi
 
 echo "== result scripts' tests (scripts/tests) =="
 # ship_run, prune_checkpoints, models_table, tournament_table and runs_table on hand-made run folders in a
@@ -75,5 +85,15 @@ echo "== result scripts' tests (scripts/tests) =="
 VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
 "$VENV_PY" -m pytest -q scripts/tests
 
+# The Python package builds in python/target, so this cargo does not wait for maturin's.
+echo "== cargo test: the training library without libtorch (what the Python package links), in the background =="
+torch_free_log="$(mktemp)"
+cargo test --release -p ayo-train --no-default-features --lib > "$torch_free_log" 2>&1 &
+torch_free=$!
+
 echo "== python package tests =="
 bash scripts/test-python.sh
+echo "== fuzz targets, short run (ran beside the workspace's tests) =="
+await_job "$fuzz_run" "$fuzz_run_log" "the fuzz targets' short run"
+echo "== cargo test: the training library without libtorch (ran beside the Python tests) =="
+await_job "$torch_free" "$torch_free_log" "the training library's torch-free tests"

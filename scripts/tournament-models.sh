@@ -5,12 +5,12 @@
 # of whole matches, ply cap 5000, in OUT/<variant>-match/). Ratings, cross-table and records go
 # to OUT/<variant>/; the ratings are printed.
 #
-#   GAMES=10 OUT=experiments/tournaments bash scripts/tournament-models.sh [VARIANT...]
+#   GAMES=10 OUT=experiments/studies/tournaments bash scripts/tournament-models.sh [VARIANT...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"
 GAMES="${GAMES:-10}"
-OUT="${OUT:-experiments/tournaments}"
+OUT="${OUT:-experiments/studies/tournaments}"
 variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(oware ayo ayoayo ncho adi jerin jodu yao)
 for v in "${variants[@]}"; do

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Prints the README's table of the per-variant tournaments (scripts/tournament-models.sh):
+"""Prints the table of the per-variant tournaments (scripts/tournament-models.sh):
 Elo of each baseline relative to the variant's network (the anchor, 0), with 95 % intervals,
 and each player's score. A `<variant>-match` folder (a network trained on whole matches, in a
 tournament of whole matches) adds a row "<variant> (whole matches)".
 
-    python3 scripts/tournament_table.py [experiments/tournaments]
+    python3 scripts/tournament_table.py [experiments/studies/tournaments]
 """
 import csv
 import pathlib
@@ -16,7 +16,7 @@ BASELINES = ["alphabeta:6", "mcts:1000", "greedy"]
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "experiments/tournaments")
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "experiments/studies/tournaments")
     out = ["| variant | network (score) | " + " | ".join(f"`{b}`: Elo [95 %], score" for b in BASELINES) + " | games |",
            "|---|---|" + "---|" * len(BASELINES) + "---|"]
     for v, folder in ((v, f) for v in VARIANTS for f in (v, f"{v}-match")):

@@ -328,9 +328,8 @@ pub fn tactics_bound<R: Rules>(rules: &R) -> f32 {
 /// matches of the fours games): the share of the houses each player won over the other,
 /// [`Rules::heuristic`] over `bound` ([`Rules::heuristic_bound`], which a caller that reads many
 /// round ends computes once): 7 houses to 5 is 1/6, all 12 the whole match's 1. The baseline
-/// MCTS scores a rollout that reaches a round's end by it; self-play values a game that ends
-/// with its round (`round_share`) by it.
-pub fn round_share<R: Rules>(rules: &R, s: &R::State, bound: f32) -> f32 {
+/// MCTS scores a rollout that reaches a round's end by it.
+pub fn round_margin<R: Rules>(rules: &R, s: &R::State, bound: f32) -> f32 {
     rules.heuristic(s, Player::South) as f32 / bound
 }
 

@@ -33,12 +33,10 @@ fuzz_target!(|data: &[u8]| {
         let _ = (config.search_params(), config.eval_search_params());
         let _ = config.eval_match_config();
     }
-    // What `TrainConfig::given` makes of a config file, merged as `resolve` and `resumed` do.
-    let table: toml::Table = toml::from_str(&text).expect("a config is a TOML table");
-    let mut given = Given::new();
-    for (key, value) in table {
-        given.insert(key, serde_json::to_value(value).expect("TOML is JSON-like"));
-    }
+    // What `TrainConfig::given_text` makes of a config file, merged as `resolve` and
+    // `resumed` do.
+    let given: Given = TrainConfig::given_text(Some(&text), defaults(), |_| false)
+        .expect("a config that reads gives its settings");
     let merged = defaults().with(&given);
     assert_eq!(
         merged.is_ok(),

@@ -5,7 +5,7 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
 * ``ayo.Game`` — one game, for search and analysis (legal actions, apply, board, record).
 * ``ayo.VecEnv`` — thousands of games stepped in one call, numpy in and out, GIL released.
 * ``ayo.Agent`` — the baseline agents ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, and
-  trained checkpoints with their search (``"models/oware/oware-1h.ot:32"``, ``"….ot@1s"``).
+  trained checkpoints with their search (``"models/oware/oware-levels-1h.ot:32"``, ``"….ot@1s"``).
 * ``ayo.Net`` — a trained network: ``Net.load(path).evaluate(obs)``, without torch.
 * ``ayo.gymnasium`` — Gymnasium environments (``ayo/Oware-v1`` …, registered on import when
   gymnasium is installed) and a native ``VectorEnv``; ``ayo.pettingzoo`` — PettingZoo AEC

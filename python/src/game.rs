@@ -49,8 +49,14 @@ fn player(index: i64) -> PyResult<Player> {
 impl Game {
     /// A game from `state` (a copy of a position; its record starts there).
     pub fn at(rules: Variant, state: VariantState) -> Game {
+        let opening = rules.notation(&state);
+        Game::starting(rules, state, Some(opening))
+    }
+
+    /// A game from `state`, its record starting at `opening` (`None`: the variant's start).
+    fn starting(rules: Variant, state: VariantState, opening: Option<String>) -> Game {
         let first = rules.to_play(&state).unwrap_or(Player::South);
-        let record = GameRecord::new(&rules, first, Some(rules.notation(&state)), false);
+        let record = GameRecord::new(&rules, first, opening, false);
         Game {
             rules,
             state,
@@ -75,15 +81,8 @@ impl Game {
     #[pyo3(signature = (variant, first = 0, **options))]
     fn new(variant: &str, first: i64, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         let rules = options::variant(variant, options)?;
-        let first = player(first)?;
-        let state = rules.start(first);
-        let record = GameRecord::new(&rules, first, None, false);
-        Ok(Game {
-            rules,
-            state,
-            record,
-            last_pit: None,
-        })
+        let state = rules.start(player(first)?);
+        Ok(Game::starting(rules, state, None))
     }
 
     /// A game starting from `notation` (the variant's text notation, see `Game.notation()`).
@@ -96,14 +95,7 @@ impl Game {
     ) -> PyResult<Self> {
         let rules = options::variant(variant, options)?;
         let state = rules.parse_notation(notation).map_err(value_error)?;
-        let first = rules.to_play(&state).unwrap_or(Player::South);
-        let record = GameRecord::new(&rules, first, Some(notation.to_string()), false);
-        Ok(Game {
-            rules,
-            state,
-            record,
-            last_pit: None,
-        })
+        Ok(Game::starting(rules, state, Some(notation.to_string())))
     }
 
     /// The game at the end of a record (JSON, as written by `record()`), every move replayed

@@ -4,8 +4,8 @@
 use crate::game::Game;
 use crate::options::value_error;
 use ayo_env::Rules;
-use ayo_train::checkpoint::{check_rules, CheckpointMeta};
-use ayo_train::net::CpuNet;
+use ayo_train::checkpoint::{self, check_rules, CheckpointMeta};
+use ayo_train::net::{CpuNet, Network};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -27,8 +27,7 @@ impl Net {
     /// that is not a checkpoint raises `ValueError`.
     #[staticmethod]
     fn load(path: PathBuf) -> PyResult<Net> {
-        let net = CpuNet::load(&path).map_err(value_error)?;
-        let meta = CheckpointMeta::of_cpu_net(&net, &path).map_err(value_error)?;
+        let (net, meta) = checkpoint::read_cpu(&path).map_err(value_error)?;
         Ok(Net { net, meta, path })
     }
 

@@ -12,7 +12,7 @@ import ayo
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 MODELS = sorted((REPO / "models").glob("*/*.ot"))
-OWARE = REPO / "models" / "oware" / "oware-1h.ot"
+OWARE = REPO / "models" / "oware" / "oware-levels-1h.ot"
 AYO_BIN = REPO / "target" / "release" / "ayo"
 
 

@@ -28,12 +28,12 @@ CSV_FIELDS = ["checkpoint", "step", "wall_time_s", "positions", "agent", "simula
 @pytest.fixture
 def repo(tmp_path):
     """tmp_path laid out as the repository: the result scripts in scripts/, a models/shipped.json
-    naming `<variant>/<variant>-1h.ot` trained by experiments/<variant>-1h for every variant."""
+    naming `<variant>/<variant>-1h.ot` trained by experiments/runs/<variant>-1h for every variant."""
     (tmp_path / "scripts").mkdir()
     for name in ("ship_run.py", "prune_checkpoints.py", "models_table.py", "tournament_table.py", "runs_table.py"):
         shutil.copy(SCRIPTS / name, tmp_path / "scripts" / name)
     (tmp_path / "models").mkdir()
-    shipped = {v: {"model": f"{v}/{v}-1h.ot", "run": f"experiments/{v}-1h"} for v in VARIANTS}
+    shipped = {v: {"model": f"{v}/{v}-1h.ot", "run": f"experiments/runs/{v}-1h"} for v in VARIANTS}
     (tmp_path / "models" / "shipped.json").write_text(json.dumps(shipped))
     return tmp_path
 
@@ -56,7 +56,7 @@ def write_csv(path, rows, fields=CSV_FIELDS):
 
 
 def result(agent, games, wins, draws, losses, score, distinct=None, truncated=0, **extra):
-    """One row of final.csv / match.csv / learning_curve.csv as `ayo train --evaluate` writes it."""
+    """One row of final.csv / match.csv / learning_curve.csv as `ayo evaluate` writes it."""
     return dict(agent=agent, simulations=32, games=games, wins=wins, draws=draws, losses=losses, score=score,
                 distinct=games if distinct is None else distinct, truncated=truncated, **extra)
 

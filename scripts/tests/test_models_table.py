@@ -83,27 +83,28 @@ def test_tables(repo):
     model("oware", 30, 8.04e6)
     model("adi", 59.6, 7_960_000)
     model("jodu", 50, 13.7e6)
-    exp = repo / "experiments"
-    write_csv(exp / "ncho-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199),
+    runs = repo / "experiments" / "runs"
+    ceiling = repo / "experiments" / "studies" / "ceiling"
+    write_csv(runs / "ncho-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199),
                                               result("alphabeta:6", 200, 174, 12, 14, "0.900")])
-    write_csv(exp / "ncho-1h" / "match.csv", [result("mcts:1000", 200, 175, 0, 25, "0.875", truncated=1),
+    write_csv(runs / "ncho-1h" / "match.csv", [result("mcts:1000", 200, 175, 0, 25, "0.875", truncated=1),
                                               result("alphabeta:6", 200, 160, 4, 36, "0.810", truncated=3)])
-    write_csv(exp / "ncho-1h" / "match-seed2.csv", [result("mcts:1000", 200, 180, 2, 18, "0.905", truncated=2)])
-    write_csv(exp / "oware-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199)])
+    write_csv(runs / "ncho-1h" / "match-seed2.csv", [result("mcts:1000", 200, 180, 2, 18, "0.905", truncated=2)])
+    write_csv(runs / "oware-1h" / "final.csv", [result("mcts:1000", 200, 94, 40, 66, "0.570", distinct=199)])
     # A second set of openings against mcts:1000 (final-seed2.csv) is added into that column.
-    write_csv(exp / "jodu-1h" / "final.csv", [result("mcts:1000", 200, 115, 14, 71, "0.610"),
+    write_csv(runs / "jodu-1h" / "final.csv", [result("mcts:1000", 200, 115, 14, 71, "0.610"),
                                               result("alphabeta:6", 200, 106, 13, 81, "0.562", distinct=194)])
-    write_csv(exp / "jodu-1h" / "final-seed2.csv", [result("mcts:1000", 200, 111, 18, 71, "0.600", distinct=199)])
-    write_csv(exp / "ceiling" / "ncho" / "crosstable.csv", [
+    write_csv(runs / "jodu-1h" / "final-seed2.csv", [result("mcts:1000", 200, 111, 18, 71, "0.600", distinct=199)])
+    write_csv(ceiling / "ncho" / "crosstable.csv", [
         cross("alphabeta:10", "mcts:1000", (21, 9, 20), (23, 13, 14), 0, 0),
         cross("mcts:1000", "alphabeta:10", (14, 13, 23), (20, 9, 21), 0, 0),  # the other side: not read
         cross("alphabeta:10", "alphabeta:6", (33, 3, 14), (23, 8, 19), 2, 6)], CROSS_FIELDS)
-    write_csv(exp / "ceiling" / "jerin" / "crosstable.csv", [
+    write_csv(ceiling / "jerin" / "crosstable.csv", [
         cross("alphabeta:12", "mcts:1000", (40, 5, 5), (38, 6, 6), 1, 30)], CROSS_FIELDS)
     # Deeper searches of a variant (<variant>-ab<depth>/) follow its row, shallowest first.
-    write_csv(exp / "ceiling" / "ncho-ab18" / "crosstable.csv", [
+    write_csv(ceiling / "ncho-ab18" / "crosstable.csv", [
         cross("alphabeta:18", "mcts:1000", (30, 10, 10), (20, 10, 20), 0, 10)], CROSS_FIELDS)
-    write_csv(exp / "ceiling" / "ncho-ab14" / "crosstable.csv", [
+    write_csv(ceiling / "ncho-ab14" / "crosstable.csv", [
         cross("alphabeta:14", "alphabeta:6", (35, 5, 10), (25, 5, 20), 1, 8)], CROSS_FIELDS)
     dashes = "| — | — | — | — | — | — | — |"
     assert run_script(repo, "models_table.py").splitlines() == [
@@ -111,17 +112,17 @@ def test_tables(repo):
         "whole matches (W-D-L vs mcts:1000 / alphabeta:6, truncated) | run |",
         "|---|---|---|---|---|---|---|---|",
         "| `oware` | `models/oware/oware-1h.ot` | 30 min, 8.0 M positions | 94-40-66 (47.0 % wins, score 57.0 %) | — "
-        "| 199 of 200 | — (one game is the whole game) | [`experiments/oware-1h/`](experiments/oware-1h/) |",
+        "| 199 of 200 | — (one game is the whole game) | [`experiments/runs/oware-1h/`](experiments/runs/oware-1h/) |",
         "| `ayo` " + dashes,
         "| `ayoayo` " + dashes,
         "| `ncho` | `models/ncho/ncho-1h.ot` | 60 min, 22.5 M positions | 94-40-66 (47.0 % wins, score 57.0 %) "
         "| 174-12-14 (87.0 % wins, score 90.0 %) | 199 of 200/200 of 200 | 355-2-43 (88.75 % wins, score 89.0 %) "
-        "/ 160-4-36 (80.0 % wins, score 81.0 %); 6 of 600 cut | [`experiments/ncho-1h/`](experiments/ncho-1h/) |",
-        "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/adi-1h/`](experiments/adi-1h/) |",
+        "/ 160-4-36 (80.0 % wins, score 81.0 %); 6 of 600 cut | [`experiments/runs/ncho-1h/`](experiments/runs/ncho-1h/) |",
+        "| `adi` | `models/adi/adi-1h.ot` | 60 min, 8.0 M positions | — | — | — | — | [`experiments/runs/adi-1h/`](experiments/runs/adi-1h/) |",
         "| `jerin` " + dashes,
         "| `jodu` | `models/jodu/jodu-1h.ot` | 50 min, 13.7 M positions | 226-32-142 (56.5 % wins, score 60.5 %) "
         "| 106-13-81 (53.0 % wins, score 56.25 %) | 399 of 400/194 of 200 | — (one game is the whole game) "
-        "| [`experiments/jodu-1h/`](experiments/jodu-1h/) |",
+        "| [`experiments/runs/jodu-1h/`](experiments/runs/jodu-1h/) |",
         "| `yao` " + dashes,
         "",
         "| variant | strong player | vs `mcts:1000` (W-D-L) | vs `alphabeta:6` (W-D-L) | pairs won both / neither / lost both |",

@@ -31,24 +31,24 @@ def test_last_is_the_highest_step(tmp_path):
 
 
 def test_run_deletes_the_others_and_latest(repo):
-    run = repo / "experiments" / "x-1h"
+    run = repo / "experiments" / "runs" / "x-1h"
     paths = write_checkpoints(run, [10, 20, 30, 40, 50, 60])
     (run / "config.toml").write_text("variant = 'ncho'\n")
-    out = run_script(repo, "prune_checkpoints.py", "experiments/x-1h")
+    out = run_script(repo, "prune_checkpoints.py", "experiments/runs/x-1h")
     left = sorted(p.name for p in (run / "checkpoints").iterdir())
     assert left == ["step-0000100.json", "step-0000100.ot", "step-0000300.json", "step-0000300.ot",
                     "step-0000600.json", "step-0000600.ot"]
     assert (run / "config.toml").is_file()
-    assert out.strip() == "experiments/x-1h: kept step-0000100.ot, step-0000300.ot, step-0000600.ot; removed 8 files"
+    assert out.strip() == "experiments/runs/x-1h: kept step-0000100.ot, step-0000300.ot, step-0000600.ot; removed 8 files"
     assert paths[0].read_bytes() == b"weights 100"
 
 
 def test_run_without_numbered_checkpoints_keeps_latest(repo):
     # latest.* alone is the run's only copy of its weights: nothing is removed.
-    ckpt = repo / "experiments" / "y-1h" / "checkpoints"
+    ckpt = repo / "experiments" / "runs" / "y-1h" / "checkpoints"
     ckpt.mkdir(parents=True)
     (ckpt / "latest.ot").write_bytes(b"only weights")
     (ckpt / "latest.json").write_text("{}")
-    out = run_script(repo, "prune_checkpoints.py", "experiments/y-1h")
+    out = run_script(repo, "prune_checkpoints.py", "experiments/runs/y-1h")
     assert sorted(p.name for p in ckpt.iterdir()) == ["latest.json", "latest.ot"]
-    assert out.strip() == "experiments/y-1h: no numbered checkpoint; nothing removed"
+    assert out.strip() == "experiments/runs/y-1h: no numbered checkpoint; nothing removed"

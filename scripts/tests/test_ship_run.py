@@ -37,9 +37,9 @@ MATCH_LINES = ["| `mcts:1000` | 200 | 175-0-25 | 87.5 % | 87.5 % | 199 | 0 | 80 
 
 
 def make_run(repo, name, meta=META, minutes=(), **csvs):
-    """experiments/<name> with checkpoints at `minutes`, latest.json = meta, and the CSV files
+    """experiments/runs/<name> with checkpoints at `minutes`, latest.json = meta, and the CSV files
     given as keyword arguments (final=rows, match=rows, learning_curve=rows)."""
-    run = repo / "experiments" / name
+    run = repo / "experiments" / "runs" / name
     write_checkpoints(run, minutes)
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run / "checkpoints" / "latest.json").write_text(json.dumps(meta, indent=2))
@@ -59,7 +59,7 @@ def test_results_only(repo):
     (run / "config.toml").write_text("")
     (run / "train.jsonl").write_text("")
     out = run_script(repo, "ship_run.py", "--results-only", "--overrides", "--value-target-q 0.6",
-                     "experiments/ncho-q06-1h", "Some notes.")
+                     "experiments/runs/ncho-q06-1h", "Some notes.")
     lines = (run / "RESULTS.md").read_text().splitlines()
     assert lines[:6] == [
         "# ncho-q06-1h: ncho@1", "",
@@ -80,7 +80,7 @@ def test_results_only(repo):
                          "| 20 | 6,168,576 | 65 % (26-0-14) | 80 % (31-2-7) |",
                          "| 30 | 9,250,816 | — | 84 % (33-1-6) |"]
     assert not (repo / "models" / "ncho").exists()
-    r = "experiments/ncho-q06-1h/"
+    r = "experiments/runs/ncho-q06-1h/"
     assert out.split() == [r + f for f in ("config.toml", "train.jsonl", "learning_curve.csv", "match.csv", "RESULTS.md",
                                            "checkpoints/step-0000100.ot", "checkpoints/step-0000100.json",
                                            "checkpoints/step-0000300.ot", "checkpoints/step-0000300.json",
@@ -89,11 +89,11 @@ def test_results_only(repo):
 
 def test_not_shipped_said_once(repo):
     run = make_run(repo, "bare-1h")
-    out = run_script(repo, "ship_run.py", "--results-only", "experiments/bare-1h", "Not shipped. Weaker.")
+    out = run_script(repo, "ship_run.py", "--results-only", "experiments/runs/bare-1h", "Not shipped. Weaker.")
     text = (run / "RESULTS.md").read_text()
     assert text.count("Not shipped.") == 1
     assert "\nNot measured in rounds from varied ownership (`final.csv`).\n" in text
-    assert out.split() == ["experiments/bare-1h/RESULTS.md"]
+    assert out.split() == ["experiments/runs/bare-1h/RESULTS.md"]
 
 
 def test_ships_the_checkpoint(repo):
@@ -101,7 +101,7 @@ def test_ships_the_checkpoint(repo):
     for f in ("config.toml", "train.jsonl", "learning_curve.png"):
         (run / f).write_text("")
     (run / "tb").mkdir()
-    out = run_script(repo, "ship_run.py", "--config", "experiments/ncho-alt.toml", "experiments/ncho-1h", "Good.")
+    out = run_script(repo, "ship_run.py", "--config", "experiments/ncho-alt.toml", "experiments/runs/ncho-1h", "Good.")
     for ext in ("ot", "json"):
         assert (repo / "models" / "ncho" / f"ncho-1h.{ext}").read_bytes() == (run / "checkpoints" / f"latest.{ext}").read_bytes()
     text = (run / "RESULTS.md").read_text()
@@ -110,14 +110,14 @@ def test_ships_the_checkpoint(repo):
     assert "`ayo train --config experiments/ncho-alt.toml --minutes 60` (resolved config: `config.toml`):" in lines
     assert ("Shipped as `models/ncho/ncho-1h.ot`. Strength of the last checkpoint, 32 simulations per move (its search's "
             "best move), games in seat-swapped pairs from shared 4-ply random openings and varied starting ownership "
-            "(later rounds), one round per game (`--play-options episode=round`) (`ayo train --evaluate`, the "
+            "(later rounds), one round per game (`--play-options episode=round`) (`ayo evaluate`, the "
             "tournament's match driver; `final.csv`):") in lines
     i = lines.index(HEAD[0])
     assert lines[i:i + 4] == HEAD + FINAL_LINES
     j = lines.index(HEAD[0], i + 1)
     assert lines[j - 2].startswith("The same network playing **whole matches**")
     assert lines[j:] == HEAD + MATCH_LINES
-    r = "experiments/ncho-1h/"
+    r = "experiments/runs/ncho-1h/"
     assert out.split() == [r + f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.png", "final.csv",
                                            "match.csv", "RESULTS.md",
                                            "checkpoints/step-0000100.ot", "checkpoints/step-0000100.json",
@@ -130,7 +130,7 @@ def test_ships_the_checkpoint(repo):
     ("yao@1", {"lookahead": 3, "value_discount": 1.0, "options": ""}, FINAL,
      ["2 × 128 network (input levels 12, three plies of look-ahead features), 32 simulations",
       "value target mix q = 0.3.\n", "--config experiments/yao.toml --minutes 60",
-      "from shared 8-ply random openings (`ayo train --evaluate`"],
+      "from shared 8-ply random openings (`ayo evaluate`"],
      ["discounted", "varied starting ownership", "episode=round", "whole matches"]),
     ("oware@1", {"lookahead": False, "value_discount": 0.995, "options": "", "value_target_q": 0.6}, [],
      ["(input levels 12), 32 simulations", "value target mix q = 0.6, result discounted by 0.995 per ply.",
@@ -142,7 +142,7 @@ def test_header_by_config(repo, variant, config, final, present, absent):
     meta["variant"] = variant
     meta["config"].update(config)
     run = make_run(repo, "r", meta=meta, **({"final": final} if final else {}))
-    run_script(repo, "ship_run.py", "--results-only", "experiments/r")
+    run_script(repo, "ship_run.py", "--results-only", "experiments/runs/r")
     text = (run / "RESULTS.md").read_text()
     assert [s for s in present if s not in text] == []
     assert [s for s in absent if s in text] == []
@@ -167,7 +167,7 @@ def test_second_openings_and_both_sets(repo):
                      pairs_split=16, pairs_lost_both=2, wins_south=95, wins_north=85),
               result("alphabeta:8", 100, 60, 0, 40, "0.600")]
     run = make_run(repo, "ncho-2sets-1h", minutes=[10, 60], match=MATCH, **{"match-seed2": second})
-    out = run_script(repo, "ship_run.py", "--results-only", "experiments/ncho-2sets-1h", "Not shipped.")
+    out = run_script(repo, "ship_run.py", "--results-only", "experiments/runs/ncho-2sets-1h", "Not shipped.")
     lines = (run / "RESULTS.md").read_text().splitlines()
     i = lines.index(HEAD[0])
     assert lines[i - 2].endswith("(`episode=match`, ply cap 5000; `match.csv`, and on a second set of openings "
@@ -176,4 +176,4 @@ def test_second_openings_and_both_sets(repo):
         "| `mcts:1000` (second openings) | 200 | 180-0-20 | 90.0 % | 90.0 % | 200 | 1 | 82 / 16 / 2 | 95 / 85 |",
         "| `alphabeta:8` (second openings) | 100 | 60-0-40 | 60.0 % | 60.0 % | 100 | 0 | — | — |",
         "| `mcts:1000` (both sets) | 400 | 355-0-45 | 88.75 % | 88.75 % | 399 | 1 | 162 / 31 / 7 | 185 / 170 |"]
-    assert "experiments/ncho-2sets-1h/match-seed2.csv" in out.split()
+    assert "experiments/runs/ncho-2sets-1h/match-seed2.csv" in out.split()

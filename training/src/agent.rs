@@ -3,7 +3,7 @@
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
 #[cfg(feature = "torch")]
 use crate::net::Net;
-use crate::net::{CpuNet, Network};
+use crate::net::Network;
 use crate::search::{gumbel_search, search_kept, Evaluator, SearchParams, SearchTree};
 use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
@@ -36,13 +36,7 @@ impl<'a> NetEvaluator<'a> {
 }
 
 impl Evaluator<VariantState> for NetEvaluator<'_> {
-    fn evaluate(
-        &mut self,
-        states: &[&VariantState],
-        logits: &mut [f32],
-        values: &mut [f32],
-        scores: Option<&mut [f32]>,
-    ) {
+    fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
         let shape = self.net.shape();
         let len = shape.inputs;
         self.obs.resize(states.len() * len, 0.0);
@@ -50,7 +44,7 @@ impl Evaluator<VariantState> for NetEvaluator<'_> {
             shape.encode(self.rules, s, &mut self.obs[i * len..(i + 1) * len]);
         }
         self.net
-            .evaluate(&self.obs, states.len(), logits, values, scores);
+            .evaluate(&self.obs, states.len(), logits, values, None);
         self.evaluations += states.len() as u64;
         self.batches += 1;
     }
@@ -87,24 +81,15 @@ impl NetAgent {
     /// its run's evaluations (`eval_gumbel_scale`, 0 = the search's best move); `seed` seeds
     /// the search's Gumbel noise.
     /// With libtorch (the `torch` feature) the network runs on the best device it finds;
-    /// without, on the CPU through [`CpuNet`].
+    /// without, on the CPU through [`CpuNet`](crate::net::CpuNet) ([`checkpoint::read`]).
     pub fn load(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
-        #[cfg(feature = "torch")]
-        let (net, meta): (Box<dyn Network>, _) = {
-            let (net, meta) = checkpoint::load(path, crate::device::best_device())?;
-            (Box::new(net), meta)
-        };
-        #[cfg(not(feature = "torch"))]
-        let (net, meta): (Box<dyn Network>, _) = {
-            let (net, meta) = NetAgent::read_cpu(path)?;
-            (Box::new(net), meta)
-        };
+        let (net, meta) = checkpoint::read(path)?;
         Ok(NetAgent::of_checkpoint(net, meta, path, simulations, seed))
     }
 
-    /// [`NetAgent::load`] with the network on the CPU without libtorch ([`CpuNet`]).
+    /// [`NetAgent::load`] with the network on the CPU without libtorch ([`CpuNet`](crate::net::CpuNet)).
     pub fn load_cpu(path: &Path, simulations: u32, seed: u64) -> Result<NetAgent, CheckpointError> {
-        let (net, meta) = NetAgent::read_cpu(path)?;
+        let (net, meta) = checkpoint::read_cpu(path)?;
         Ok(NetAgent::of_checkpoint(
             Box::new(net),
             meta,
@@ -114,15 +99,8 @@ impl NetAgent {
         ))
     }
 
-    fn read_cpu(path: &Path) -> Result<(CpuNet, CheckpointMeta), CheckpointError> {
-        let net = CpuNet::load(path).map_err(|e| CheckpointError::Corrupt {
-            path: path.to_path_buf(),
-            reason: e.reason,
-        })?;
-        let meta = CheckpointMeta::of_cpu_net(&net, path)?;
-        Ok((net, meta))
-    }
-
+    /// The agent playing a checkpoint's network with its run's evaluation settings, named
+    /// `net:STEM@SIMULATIONS` after the file.
     fn of_checkpoint(
         net: Box<dyn Network>,
         meta: CheckpointMeta,
@@ -487,6 +465,59 @@ mod tests {
             .unwrap();
         a.think(&rules, &other, Budget::Nodes(10), &mut |_| true);
         assert_eq!(a.kept_visits(), Some(11));
+    }
+
+    #[test]
+    fn a_network_with_lookahead_features_loads_and_plays_on_either_cpu_path() {
+        let rules: Variant = "yao".parse().unwrap();
+        let shape = crate::net::NetShape {
+            inputs: ayo_env::input::input_len(&rules, 2),
+            actions: rules.num_actions(),
+            width: 8,
+            blocks: 1,
+            levels: 2,
+            lookahead: 2,
+        };
+        assert_eq!(
+            shape.inputs,
+            40 + 3 * 34,
+            "yao: observation, gains, threats, exchanges"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ot");
+        let meta = CheckpointMeta {
+            format: checkpoint::FORMAT,
+            variant: rules.id(),
+            options: rules.options(),
+            shape,
+            config: crate::config::TrainConfig::default(),
+            step: 7,
+            wall_time_s: 1.5,
+            games: 2,
+            positions: 3,
+            samples: 4,
+        };
+        checkpoint::save(&Net::new(shape, tch::Device::Cpu), &meta, &path).unwrap();
+        let (_, meta) = checkpoint::load_for(&path, &rules, tch::Device::Cpu).unwrap();
+        assert_eq!(meta.shape.lookahead, 2);
+        let start = rules.start(ayo_env::Player::South);
+        let mut torch = NetAgent::load(&path, 8, 1).unwrap();
+        let mut cpu = NetAgent::load_cpu(&path, 8, 1).unwrap();
+        let (a, b) = (torch.choose(&rules, &start).0, cpu.choose(&rules, &start).0);
+        assert!(rules.legal_mask(&start).contains(a));
+        assert_eq!(a, b, "both networks see the same input");
+        // Without the flag the same weights expect another input length.
+        let plain = CheckpointMeta {
+            shape: crate::net::NetShape {
+                lookahead: 0,
+                ..shape
+            },
+            ..meta
+        };
+        assert!(matches!(
+            checkpoint::check_rules(&plain, &rules, &path),
+            Err(CheckpointError::ShapeMismatch { .. })
+        ));
     }
 
     #[test]

@@ -2,21 +2,26 @@
 //! options, network shape, config, step, wall time, games, positions), written atomically
 //! (temporary file, then rename), with a readable copy of the metadata next to it (`.json`).
 //!
+//! A checkpoint is read in one place per network: [`read`] gives the network to play with and
+//! its metadata (an agent is built from them), [`load`] libtorch's network to train on or save
+//! again, [`read_cpu`] the network without libtorch; each parses the metadata the same way.
 //! Loading refuses a file that is not a checkpoint, a damaged one, and one trained for another
 //! variant, version or observation size, each with its own error.
 
 use crate::config::TrainConfig;
 #[cfg(feature = "torch")]
 use crate::net::Net;
-use crate::net::NetShape;
+use crate::net::{CpuNet, NetShape, Network};
 use ayo_env::{Rules, Variant};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 #[cfg(feature = "torch")]
 use tch::{Device, Kind, Tensor};
 
-/// Format version of the checkpoint file.
-pub const FORMAT: u32 = 1;
+/// Format version of the checkpoint file. Its metadata's `config` is of the configuration
+/// format of the same number ([`crate::config::FORMAT`]): format 1 left keys out, which read as
+/// their format-1 defaults; format 2 writes every key. Both are read.
+pub const FORMAT: u32 = 2;
 /// Name of the tensor holding the metadata JSON.
 #[cfg(feature = "torch")]
 const META: &str = "__metadata__";
@@ -24,6 +29,7 @@ const META: &str = "__metadata__";
 /// What a checkpoint says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointMeta {
+    /// [`FORMAT`]: a checkpoint of an older format reads as one of this build's.
     pub format: u32,
     /// `name@version` of the variant.
     pub variant: String,
@@ -56,6 +62,11 @@ pub enum CheckpointError {
         found: String,
         expected: String,
     },
+    #[error("{path}: {source}")]
+    Config {
+        path: PathBuf,
+        source: crate::config::ConfigError,
+    },
     #[error("{path} has an observation of {found} floats and {found_actions} actions, expected {expected} and {expected_actions}")]
     ShapeMismatch {
         path: PathBuf,
@@ -67,29 +78,60 @@ pub enum CheckpointError {
 }
 
 impl CheckpointMeta {
-    /// The metadata of the checkpoint read by [`crate::net::CpuNet`].
-    pub fn of_cpu_net(
-        net: &crate::net::CpuNet,
-        path: &Path,
-    ) -> Result<CheckpointMeta, CheckpointError> {
-        let meta: CheckpointMeta =
-            serde_json::from_str(&net.meta_json).map_err(|e| CheckpointError::Corrupt {
-                path: path.to_path_buf(),
-                reason: format!("metadata: {e}"),
-            })?;
-        if meta.format != FORMAT {
-            return Err(CheckpointError::Corrupt {
-                path: path.to_path_buf(),
-                reason: format!("format {} (this build reads {FORMAT})", meta.format),
-            });
-        }
-        Ok(meta)
-    }
-
     /// The variant this checkpoint plays, with its options.
     pub fn rules(&self) -> Result<Variant, ayo_env::ParseError> {
         Variant::new(&self.variant, &self.options)
     }
+}
+
+/// The metadata stored in the checkpoint at `path` (its JSON bytes), of format 1 or 2
+/// ([`FORMAT`]), as this build's: its config read as its format says
+/// ([`TrainConfig::from_stored`]). Every reader of a checkpoint goes through here.
+fn parse_meta(json: &[u8], path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+    let corrupt = |reason: String| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let mut stored: serde_json::Value =
+        serde_json::from_slice(json).map_err(|e| corrupt(format!("metadata: {e}")))?;
+    let format = stored["format"].as_u64().unwrap_or(0);
+    if !(1..=FORMAT as u64).contains(&format) {
+        return Err(corrupt(format!(
+            "format {} (this build reads 1 to {FORMAT})",
+            stored["format"]
+        )));
+    }
+    let config =
+        TrainConfig::from_stored(stored["config"].take(), format as u32).map_err(|source| {
+            CheckpointError::Config {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
+    stored["config"] = serde_json::to_value(config).expect("config serialises");
+    stored["format"] = FORMAT.into();
+    serde_json::from_value(stored).map_err(|e| corrupt(format!("metadata: {e}")))
+}
+
+/// Reads the checkpoint at `path` — its metadata and its network — to play: with libtorch
+/// (the `torch` feature) as [`Net`] on the best device found, without it as [`CpuNet`].
+pub fn read(path: &Path) -> Result<(Box<dyn Network>, CheckpointMeta), CheckpointError> {
+    #[cfg(feature = "torch")]
+    let (net, meta) = load(path, crate::device::best_device())?;
+    #[cfg(not(feature = "torch"))]
+    let (net, meta) = read_cpu(path)?;
+    Ok((Box::new(net), meta))
+}
+
+/// Reads the checkpoint at `path` without libtorch: its metadata and its network as a
+/// [`CpuNet`].
+pub fn read_cpu(path: &Path) -> Result<(CpuNet, CheckpointMeta), CheckpointError> {
+    let net = CpuNet::load(path).map_err(|e| CheckpointError::Corrupt {
+        path: path.to_path_buf(),
+        reason: e.reason,
+    })?;
+    let meta = parse_meta(net.meta_json.as_bytes(), path)?;
+    Ok((net, meta))
 }
 
 #[cfg(feature = "torch")]
@@ -176,14 +218,7 @@ pub fn net_from_tensors(
         .ok_or_else(|| corrupt("no metadata".into()))?;
     let bytes =
         Vec::<u8>::try_from(meta_t.1.to_kind(Kind::Uint8)).map_err(|e| corrupt(e.to_string()))?;
-    let meta: CheckpointMeta =
-        serde_json::from_slice(&bytes).map_err(|e| corrupt(format!("metadata: {e}")))?;
-    if meta.format != FORMAT {
-        return Err(corrupt(format!(
-            "format {} (this build reads {FORMAT})",
-            meta.format
-        )));
-    }
+    let meta = parse_meta(&bytes, path)?;
     let net = Net::new(meta.shape, device);
     let mut vars = net.vs.variables();
     for (name, var) in vars.iter_mut() {
@@ -302,53 +337,6 @@ mod tests {
         let x = Tensor::rand([9, shape.inputs as i64], (Kind::Float, Device::Cpu));
         let (a, b) = (net.forward(&x), back.forward(&x));
         assert!(a.logits.equal(&b.logits) && a.value.equal(&b.value) && a.score.equal(&b.score));
-    }
-
-    #[test]
-    fn a_network_with_lookahead_features_loads_and_plays_on_either_cpu_path() {
-        use ayo_env::Agent;
-        let rules: Variant = "yao".parse().unwrap();
-        let shape = NetShape {
-            inputs: ayo_env::input::input_len(&rules, 2),
-            actions: rules.num_actions(),
-            width: 8,
-            blocks: 1,
-            levels: 2,
-            lookahead: 2,
-        };
-        assert_eq!(
-            shape.inputs,
-            40 + 3 * 34,
-            "yao: observation, gains, threats, exchanges"
-        );
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("a.ot");
-        save(
-            &Net::new(shape, Device::Cpu),
-            &meta_for(&rules, shape),
-            &path,
-        )
-        .unwrap();
-        let (_, meta) = load_for(&path, &rules, Device::Cpu).unwrap();
-        assert_eq!(meta.shape.lookahead, 2);
-        let start = rules.start(ayo_env::Player::South);
-        let mut torch = crate::agent::NetAgent::load(&path, 8, 1).unwrap();
-        let mut cpu = crate::agent::NetAgent::load_cpu(&path, 8, 1).unwrap();
-        let (a, b) = (torch.choose(&rules, &start).0, cpu.choose(&rules, &start).0);
-        assert!(rules.legal_mask(&start).contains(a));
-        assert_eq!(a, b, "both networks see the same input");
-        // Without the flag the same weights expect another input length.
-        let plain = CheckpointMeta {
-            shape: NetShape {
-                lookahead: 0,
-                ..shape
-            },
-            ..meta
-        };
-        assert!(matches!(
-            check_rules(&plain, &rules, &path),
-            Err(CheckpointError::ShapeMismatch { .. })
-        ));
     }
 
     #[test]

@@ -41,7 +41,8 @@ pub struct TrainConfig {
     /// of the opponent's moves would gain him (one ply of search the network need not learn;
     /// costs a ply of play per legal move at every evaluation); 2 also what each move gains
     /// once the best answer to it is counted (a second ply: a ply of play per answer); 3 also
-    /// what it gains once the mover's best reply to that answer is counted (a third ply).
+    /// what it gains once the mover's best reply to that answer is counted (a third ply); 4 also
+    /// once the opponent's best answer to that reply is counted (a fourth ply).
     /// `--lookahead` alone is 1; configs may write `true` for 1.
     #[arg(long, default_value_t = 0, num_args = 0..=1, default_missing_value = "1",
           value_parser = ayo_env::input::parse_lookahead)]
@@ -52,11 +53,11 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 32)]
     pub simulations: u32,
     /// Playout-cap randomisation: simulations of a cheap search (0 = every search is full).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 8)]
     pub fast_simulations: u32,
     /// Playout-cap randomisation: probability that a move gets a full search (only those become
     /// policy targets).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.3)]
     pub full_search_prob: f64,
     /// Most root actions considered by sequential halving.
     #[arg(long, default_value_t = 16)]
@@ -79,71 +80,27 @@ pub struct TrainConfig {
     pub games: usize,
     /// Plies at the start of each game whose move is sampled from the improved policy
     /// (afterwards the search's choice is played).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 10)]
     pub sample_plies: u32,
     /// Each self-play game begins with a number of uniformly random plies drawn from
     /// `0..=opening_plies` (no training positions for them), so that self-play meets the
     /// positions evaluation's random openings lead to rather than a few lines from the start.
     #[arg(long, default_value_t = 0)]
     pub opening_plies: u32,
-    /// Share of the new self-play games that branch off a finished one (KataGo's side
-    /// positions): they begin at its position after a uniformly drawn number of its plies,
-    /// then play one uniformly random ply (no training positions for either) and go on as any
-    /// game (its first `sample_plies` moves sampled), so that self-play also meets middle games
-    /// just after a mistake, where one side is behind, that its own lines rarely reach.
-    #[arg(long, default_value_t = 0.0)]
-    pub branch_share: f64,
     /// Start half the self-play games of round-based variants (`episode = round`: ncho, adi,
     /// jerin) at a later round with unequal house ownership, so later rounds are learned too
     /// (other variants always start at the start).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub varied_starts: bool,
-    /// Baseline agents, comma-separated (`alphabeta:4,alphabeta:6`; see `ayo tournament`),
-    /// that take one seat of a share of the self-play games (`opponent_share`): the network
-    /// then learns the value of positions against an opponent that punishes what its own
-    /// search does not see. Only the network's decisions become training positions.
-    #[arg(long, default_value = "")]
-    pub opponents: String,
-    /// Share of the new self-play games in which one of `opponents` (drawn uniformly) takes a
-    /// random seat (0 = pure self-play).
-    #[arg(long, default_value_t = 0.0)]
-    pub opponent_share: f64,
-    /// A baseline agent (`alphabeta:10`; see `ayo tournament`) whose move becomes the policy
-    /// target of a share of the network's self-play decisions (`teacher_share`): the network
-    /// learns to propose what a deeper classic search plays (expert iteration with a fixed
-    /// expert); the games still follow the network's own moves. Empty: none.
-    #[arg(long, default_value = "")]
-    pub teacher: String,
-    /// Share of the network's self-play decisions whose policy target is `teacher`'s move, one-hot
-    /// (such a decision trains the policy even where its own search was a fast one).
-    #[arg(long, default_value_t = 0.0)]
-    pub teacher_share: f64,
-    /// The teacher works on a thread of its own (the second core, beside one self-play thread)
-    /// instead of inside self-play: `teacher_share` of the network's decisions are offered to it
-    /// (those it has no time for are skipped), self-play goes on at its own speed with its own
-    /// targets, and each position the teacher has labelled enters the replay buffer as one more
-    /// sample, its move the policy target, with no value or score target. Which positions get
-    /// labelled depends on timing, so such a run does not resume exactly.
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
-    pub teacher_async: bool,
-    /// Plies after which a self-play game is cut (its positions get no value target, unless
-    /// `cut_draw`).
+    /// Plies after which a self-play game is cut (its positions get no value target).
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
-    /// A self-play game cut by `max_plies` gives value targets as a draw (result 0; the target
-    /// is then `value_target_q` × the search's root value) instead of none, as the evaluation
-    /// scores a cut match. A network that stops ending its games (some of jerin's whole-match
-    /// runs drifted to 300-600-ply matches) then learns that a lead held forever is worth no
-    /// more than a draw. Off: a cut game gives no value targets.
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
-    #[serde(skip_serializing_if = "is_false")]
-    pub cut_draw: bool,
 
     /// Replay buffer capacity in positions.
     #[arg(long, default_value_t = 200_000)]
     pub buffer_size: usize,
     /// Positions in the buffer before training starts.
-    #[arg(long, default_value_t = 4096)]
+    #[arg(long, default_value_t = 8192)]
     pub min_buffer: usize,
     /// Minibatch size.
     #[arg(long, default_value_t = 512)]
@@ -155,19 +112,14 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 2e-3)]
     pub lr: f64,
     /// Final learning rate of the cosine decay.
-    #[arg(long, default_value_t = 2e-4)]
+    #[arg(long, default_value_t = 1e-4)]
     pub lr_min: f64,
     /// Linear warm-up, in training steps.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 200)]
     pub warmup_steps: u64,
     /// Training steps over which the learning rate decays from `lr` to `lr_min` (0 = constant).
     #[arg(long, default_value_t = 0)]
     pub decay_steps: u64,
-    /// Minutes of training (the run's wall time, over all its sessions) over which the learning
-    /// rate decays from `lr` to `lr_min`, instead of `decay_steps`: the same schedule whatever
-    /// the machine's speed (0 = by steps).
-    #[arg(long, default_value_t = 0.0)]
-    pub decay_minutes: f64,
     /// Decoupled weight decay (AdamW).
     #[arg(long, default_value_t = 1e-4)]
     pub weight_decay: f64,
@@ -195,37 +147,18 @@ pub struct TrainConfig {
     /// network learns to end a whole match instead of holding a lead (the fours games).
     #[arg(long, default_value_t = 1.0)]
     pub value_discount: f64,
-    /// Share of the self-play games of a variant played in rounds (whole matches of `ncho`,
-    /// `adi`, `jerin`) that end with the round they begin in, valued by that round: the sign of
-    /// the houses each player won over the other (0 = every game is played to its end). More
-    /// of the training positions lie in first rounds, which decide most matches.
-    #[arg(long, default_value_t = 0.0)]
-    pub round_share: f64,
-    /// The score head's target in whole matches of the fours games: each decision's own round
-    /// (the houses each player won in it over the other, over 24: 7 to 5 is 1/12) instead of
-    /// the match's last round, which only repeats the match's result. A search with score
-    /// utility then still fights for houses in a round it is losing.
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
-    #[serde(skip_serializing_if = "is_false")]
-    pub round_score: bool,
-    /// Weight of the score head beside the value in self-play's search (KataGo's score utility,
-    /// [`SearchParams::score_utility`]): its policy targets then prefer the larger margin where
-    /// the result is alike. The value targets stay results. 0 = the value alone.
-    #[arg(long, default_value_t = 0.0)]
-    #[serde(skip_serializing_if = "is_zero")]
-    pub score_utility: f32,
 
     /// Seconds between checkpoints.
-    #[arg(long, default_value_t = 120.0)]
+    #[arg(long, default_value_t = 600.0)]
     pub checkpoint_every_s: f64,
     /// Seconds between evaluations against the baseline (0 = never).
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, default_value_t = 600.0)]
     pub eval_every_s: f64,
     /// Baseline agent of the periodic evaluation, e.g. `random`, `greedy`, `mcts:200`.
     #[arg(long, default_value = "random")]
     pub eval_agent: String,
     /// Games per evaluation (half in each seat).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 32)]
     pub eval_games: usize,
     /// Simulations per move of the network in evaluation games.
     #[arg(long, default_value_t = 32)]
@@ -234,10 +167,6 @@ pub struct TrainConfig {
     /// (strongest), 1 samples like self-play.
     #[arg(long, default_value_t = 0.0)]
     pub eval_gumbel_scale: f32,
-    /// Actions the Gumbel root considers in evaluation games: 0 = `max_considered`, as in
-    /// self-play; fewer trusts the policy more, more searches wider.
-    #[arg(long, default_value_t = 0)]
-    pub eval_max_considered: usize,
     /// `c_scale` of the sigma transform in evaluation games: 0 = `c_scale`, as in self-play;
     /// more weighs the search's action values more against the network's policy when the
     /// move is chosen.
@@ -250,13 +179,6 @@ pub struct TrainConfig {
     #[arg(long)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub eval_rescale: Option<bool>,
-    /// Weight of the network's score head beside its value when evaluation games pick a move
-    /// (KataGo's score utility, [`SearchParams::score_utility`]): the search maximises value +
-    /// weight × score (the final seed difference over half the seeds), so a decided position is
-    /// still played for seeds. 0 = the value alone, as in self-play.
-    #[arg(long, default_value_t = 0.0)]
-    #[serde(skip_serializing_if = "is_zero")]
-    pub eval_score_utility: f32,
     /// Random plies that open each pair of evaluation games (the same opening for both games
     /// of a pair, one per seat), so that a deterministic network plays different games.
     #[arg(long, default_value_t = 4)]
@@ -268,15 +190,8 @@ pub struct TrainConfig {
 
     /// Self-play threads: 2 searches the two halves of the games at once, each with its own copy
     /// of the network (both cores busy), 1 searches them all on one thread.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 1)]
     pub selfplay_threads: usize,
-    /// Overlap self-play and training: a trainer thread takes the training steps the replay
-    /// ratio owes for the positions of the previous move while the self-play threads play the
-    /// next move with a copy of the network (refreshed after every move). The run's course is
-    /// as reproducible as without (the trainer reads the replay buffer as it was before the
-    /// move; the new positions join it after), and it resumes exactly.
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
-    pub overlap: bool,
     /// Distributed runs: positions a self-play worker (`ayo selfplay`) writes per shard.
     #[arg(long, default_value_t = 4096)]
     pub shard_positions: usize,
@@ -294,7 +209,7 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 1)]
     pub train_threads: usize,
     /// Seed of every random choice of the run.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
@@ -310,27 +225,13 @@ impl Default for TrainConfig {
     }
 }
 
-fn is_zero(x: &f32) -> bool {
-    *x == 0.0
-}
-
-fn is_false(x: &bool) -> bool {
-    !x
-}
-
 /// Settings given by a config file or by flags, by key.
 pub type Given = serde_json::Map<String, serde_json::Value>;
 
 /// How a trained network plays (the root of its search in evaluation games, tournaments,
 /// `play`, `engine`, `serve`): settings a checkpoint carries that do not touch its weights, so
 /// `ayo checkpoint --out` may write a copy with others.
-pub const PLAY: &[&str] = &[
-    "eval_gumbel_scale",
-    "eval_max_considered",
-    "eval_c_scale",
-    "eval_rescale",
-    "eval_score_utility",
-];
+pub const PLAY: &[&str] = &["eval_gumbel_scale", "eval_c_scale", "eval_rescale"];
 
 /// The settings a resumed run may change besides the play settings ([`PLAY`]): when to
 /// checkpoint, how it is evaluated, how many torch threads it uses. Every other setting decides
@@ -348,6 +249,132 @@ pub const RESUMABLE: &[&str] = &[
     "publish_every_steps",
 ];
 
+/// The version of the defaults that a stored configuration's missing keys read as.
+///
+/// A checkpoint's metadata carries it as the checkpoint's `format`; a run folder's
+/// `config.toml` as its first line, `config_format = 2`; a resume state as `config_format`.
+/// Format 1 (every checkpoint and run folder written before the defaults became the recipe)
+/// left keys out, so there a missing key reads as its format-1 default
+/// ([`FORMAT_1_DEFAULTS`]); format 2 writes every key (an unset `eval_rescale` aside, unset in
+/// both formats). A stored configuration without a format is of format 1; a config file a
+/// person writes (`--config`, `experiments/<variant>.toml`) is of the current format unless it
+/// says otherwise, so its missing keys read as today's defaults.
+pub const FORMAT: u32 = 2;
+
+/// The defaults of format 1 that differ from today's, frozen: only format-1 configurations
+/// read them (see [`FORMAT`]).
+const FORMAT_1_DEFAULTS: &str = r#"
+fast_simulations = 0
+full_search_prob = 1.0
+sample_plies = 8
+min_buffer = 4096
+warmup_steps = 100
+lr_min = 2e-4
+checkpoint_every_s = 120.0
+eval_every_s = 300.0
+eval_games = 64
+selfplay_threads = 2
+seed = 0
+"#;
+
+/// Levers that were measured, gained nothing and left the code (experiments/FINDINGS.md), each
+/// with its neutral value (its old default): a stored configuration that names one at that
+/// value still reads, without it; any other value is refused.
+const RETIRED: &str = r#"
+teacher = ""
+teacher_share = 0.0
+teacher_async = false
+opponents = ""
+opponent_share = 0.0
+branch_share = 0.0
+round_share = 0.0
+round_score = false
+score_utility = 0.0
+eval_score_utility = 0.0
+cut_draw = false
+decay_minutes = 0.0
+overlap = false
+eval_max_considered = 0
+"#;
+
+/// The key that says a TOML configuration's [`FORMAT`].
+const FORMAT_KEY: &str = "config_format";
+
+/// Where a setting's value came from, as an error names it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Source {
+    /// The default (not given anywhere).
+    Default,
+    /// A config file, by name (`experiments/oware.toml` for a variant's built-in config).
+    File(String),
+    /// A flag given on the command line.
+    Flag,
+}
+
+impl Source {
+    /// How an error names this source of `key`'s value.
+    fn describe(&self, key: &str) -> String {
+        match self {
+            Source::Default => "the default".into(),
+            Source::File(name) => name.clone(),
+            Source::Flag => flag(key),
+        }
+    }
+}
+
+/// The command-line flag of `key`.
+fn flag(key: &str) -> String {
+    format!("--{}", key.replace('_', "-"))
+}
+
+/// Two settings that contradict a bound between them: `low` must be at most `high`.
+#[derive(Debug)]
+pub struct Conflict {
+    pub low: &'static str,
+    pub low_value: String,
+    pub high: &'static str,
+    pub high_value: String,
+    /// Where each value came from (`low`'s, `high`'s), when the resolution knows it.
+    pub sources: Option<(Source, Source)>,
+}
+
+impl std::fmt::Display for Conflict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Conflict {
+            low,
+            low_value: lv,
+            high,
+            high_value: hv,
+            ..
+        } = self;
+        let Some((ls, hs)) = &self.sources else {
+            return write!(
+                f,
+                "{low} = {lv} is above {high} = {hv}: expected {low} at most {high}"
+            );
+        };
+        let (ld, hd) = (ls.describe(low), hs.describe(high));
+        if hs > ls {
+            write!(
+                f,
+                "{high} = {hv} ({hd}) is below {low} = {lv} ({ld}): pass {} {hv} or less too",
+                flag(low)
+            )
+        } else if ls > hs {
+            write!(
+                f,
+                "{low} = {lv} ({ld}) is above {high} = {hv} ({hd}): pass {} {lv} or more too",
+                flag(high)
+            )
+        } else {
+            write!(
+                f,
+                "{low} = {lv} ({ld}) is above {high} = {hv} ({hd}): lower {low} or raise {high}"
+            )
+        }
+    }
+}
+
 /// A configuration that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -364,6 +391,16 @@ pub enum ConfigError {
         value: String,
         expected: &'static str,
     },
+    #[error("config: {0}")]
+    Conflict(Box<Conflict>),
+    #[error("config key {key} = {value}: {key} was retired (it measured no gain, see experiments/FINDINGS.md); remove it (only its old default {neutral} is still read)")]
+    Retired {
+        key: String,
+        value: String,
+        neutral: String,
+    },
+    #[error("config_format = {0}: expected 1 to {FORMAT}")]
+    Format(String),
     #[error("--resume: {key} = {given} would change the run, which was trained with {key} = {saved}; only {resumable}, {play} may change when a run resumes", resumable = RESUMABLE.join(", "), play = PLAY.join(", "))]
     ChangesRun {
         key: String,
@@ -375,6 +412,123 @@ pub enum ConfigError {
     #[error("{key} is not a play setting of a checkpoint (expected one of {})", PLAY.join(", "))]
     NotPlay { key: String },
 }
+
+impl ConfigError {
+    /// This error with the sources of a conflict's two values (`source` of a key).
+    pub fn sourced(self, source: impl Fn(&str) -> Source) -> ConfigError {
+        match self {
+            ConfigError::Conflict(c) => ConfigError::Conflict(Box::new(Conflict {
+                sources: Some((source(c.low), source(c.high))),
+                ..*c
+            })),
+            other => other,
+        }
+    }
+}
+
+/// What a number in the configuration must be, with the words an error says it in.
+struct Range {
+    ok: fn(f64) -> bool,
+    expected: &'static str,
+}
+
+const AT_LEAST_1: Range = Range {
+    ok: |x| x >= 1.0,
+    expected: "at least 1",
+};
+const AT_LEAST_2: Range = Range {
+    ok: |x| x >= 2.0,
+    expected: "at least 2",
+};
+const POSITIVE: Range = Range {
+    ok: |x| x > 0.0,
+    expected: "a positive number",
+};
+const NON_NEGATIVE: Range = Range {
+    ok: |x| x >= 0.0,
+    expected: "a non-negative number",
+};
+const SHARE: Range = Range {
+    ok: |x| (0.0..=1.0).contains(&x),
+    expected: "between 0 and 1",
+};
+
+/// A bound on one key's value.
+enum Bound {
+    /// The value lies in a range.
+    In(Range),
+    /// The value is at most another key's.
+    AtMost(&'static str),
+}
+
+/// Every key's bound, written once (keys not named take any value of their type; the variant
+/// and its options are checked by building the rules, `lookahead` by its parser). A number
+/// must also be finite: a config is merged through JSON, which has no NaN or infinity.
+const BOUNDS: &[(&str, Bound)] = &[
+    ("width", Bound::In(AT_LEAST_1)),
+    ("simulations", Bound::In(AT_LEAST_1)),
+    ("fast_simulations", Bound::AtMost("simulations")),
+    ("full_search_prob", Bound::In(SHARE)),
+    ("max_considered", Bound::In(AT_LEAST_2)),
+    ("gumbel_scale", Bound::In(NON_NEGATIVE)),
+    ("c_visit", Bound::In(NON_NEGATIVE)),
+    ("c_scale", Bound::In(NON_NEGATIVE)),
+    ("games", Bound::In(AT_LEAST_1)),
+    ("max_plies", Bound::In(AT_LEAST_1)),
+    ("batch_size", Bound::In(AT_LEAST_1)),
+    ("batch_size", Bound::AtMost("buffer_size")),
+    ("min_buffer", Bound::AtMost("buffer_size")),
+    ("replay_ratio", Bound::In(POSITIVE)),
+    ("lr", Bound::In(POSITIVE)),
+    ("lr_min", Bound::In(NON_NEGATIVE)),
+    ("lr_min", Bound::AtMost("lr")),
+    ("weight_decay", Bound::In(NON_NEGATIVE)),
+    (
+        "ema_decay",
+        Bound::In(Range {
+            ok: |x| (0.0..1.0).contains(&x),
+            expected: "0 (off) or a factor below 1, such as 0.999",
+        }),
+    ),
+    ("value_weight", Bound::In(NON_NEGATIVE)),
+    ("score_weight", Bound::In(NON_NEGATIVE)),
+    ("value_target_q", Bound::In(SHARE)),
+    (
+        "value_discount",
+        Bound::In(Range {
+            ok: |x| x > 0.0 && x <= 1.0,
+            expected: "above 0 and at most 1",
+        }),
+    ),
+    ("checkpoint_every_s", Bound::In(POSITIVE)),
+    ("eval_every_s", Bound::In(NON_NEGATIVE)),
+    (
+        "eval_games",
+        Bound::In(Range {
+            ok: |x| x % 2.0 == 0.0,
+            expected: "an even number (both seats)",
+        }),
+    ),
+    ("eval_gumbel_scale", Bound::In(NON_NEGATIVE)),
+    (
+        "eval_c_scale",
+        Bound::In(Range {
+            ok: |x| x >= 0.0,
+            expected: "0 (= c_scale) or a positive number",
+        }),
+    ),
+    (
+        "selfplay_threads",
+        Bound::In(Range {
+            ok: |x| x == 1.0 || x == 2.0,
+            expected: "1 or 2",
+        }),
+    ),
+    ("shard_positions", Bound::In(AT_LEAST_1)),
+    ("publish_every_steps", Bound::In(AT_LEAST_1)),
+    ("threads", Bound::In(AT_LEAST_1)),
+    ("train_threads", Bound::In(AT_LEAST_1)),
+];
 
 /// The configuration tuned for each variant, `experiments/<variant>.toml`, built into the
 /// binary: `ayo train --variant V` without `--config` trains with V's (flags still win), so the
@@ -400,33 +554,86 @@ pub fn tuned(spec: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
-impl TrainConfig {
-    /// Parses a TOML text; missing keys take their defaults, unknown keys are refused.
-    pub fn from_toml(text: &str) -> Result<TrainConfig, ConfigError> {
-        toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
-    }
+/// Parses a TOML text into a table.
+fn table(text: &str) -> Result<toml::Table, ConfigError> {
+    toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
+}
 
-    /// The settings given for a run: every key of the file `path` (if any), then the flags
-    /// given explicitly on the command line (`explicit(field)` is true), which win. The file is
-    /// checked whole (unknown keys and wrong types are refused).
-    pub fn given(
-        path: Option<&Path>,
-        flags: &TrainConfig,
-        explicit: impl Fn(&str) -> bool,
-    ) -> Result<Given, ConfigError> {
-        let text = match path {
-            Some(p) => Some(
-                std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
-                    path: p.display().to_string(),
-                    source,
-                })?,
-            ),
-            None => None,
+/// The settings of a stored configuration of `format` ([`FORMAT`]) as a configuration of
+/// today reads them: each retired key dropped (refused unless at its neutral value, see
+/// [`RETIRED`]), and for format 1 each missing key at its format-1 default.
+fn upgrade(mut settings: toml::Table, format: u32) -> Result<toml::Table, ConfigError> {
+    for (key, neutral) in table(RETIRED).expect("a valid table") {
+        let Some(value) = settings.remove(&key) else {
+            continue;
         };
-        TrainConfig::given_text(text.as_deref(), flags, explicit)
+        let number = |v: &toml::Value| v.as_float().or(v.as_integer().map(|i| i as f64));
+        let same = match (number(&value), number(&neutral)) {
+            (Some(x), Some(n)) => x == n,
+            _ => value == neutral,
+        };
+        if !same {
+            return Err(ConfigError::Retired {
+                key,
+                value: value.to_string(),
+                neutral: neutral.to_string(),
+            });
+        }
+    }
+    match format {
+        1 => {
+            for (key, value) in table(FORMAT_1_DEFAULTS).expect("a valid table") {
+                settings.entry(key).or_insert(value);
+            }
+        }
+        FORMAT => {}
+        other => return Err(ConfigError::Format(other.to_string())),
+    }
+    Ok(settings)
+}
+
+/// The settings of a TOML text, upgraded ([`upgrade`]) from the format its `config_format`
+/// says, or else from `format`.
+fn toml_settings(text: &str, format: u32) -> Result<toml::Table, ConfigError> {
+    let mut settings = table(text)?;
+    let format = match settings.remove(FORMAT_KEY) {
+        None => format,
+        Some(toml::Value::Integer(f)) => u32::try_from(f).unwrap_or(0),
+        Some(other) => return Err(ConfigError::Format(other.to_string())),
+    };
+    upgrade(settings, format)
+}
+
+impl TrainConfig {
+    /// Parses a TOML text a person wrote (a `--config` file, `experiments/<variant>.toml`):
+    /// missing keys take today's defaults, unless its `config_format` says otherwise
+    /// ([`FORMAT`]); unknown keys are refused, retired ones read only at their neutral value.
+    pub fn from_toml(text: &str) -> Result<TrainConfig, ConfigError> {
+        TrainConfig::from_settings(toml_settings(text, FORMAT)?)
     }
 
-    /// [`TrainConfig::given`] with the file's text (a tuned config, [`tuned`]) instead of its path.
+    /// Parses a run folder's `config.toml`: as [`TrainConfig::from_toml`], but a file without
+    /// `config_format` is an old run's, of format 1.
+    pub fn from_run_toml(text: &str) -> Result<TrainConfig, ConfigError> {
+        TrainConfig::from_settings(toml_settings(text, 1)?)
+    }
+
+    /// Reads a configuration stored as JSON (a checkpoint's metadata, a run's resume state)
+    /// in `format` ([`FORMAT`]).
+    pub fn from_stored(json: serde_json::Value, format: u32) -> Result<TrainConfig, ConfigError> {
+        let settings = toml::Table::try_from(json).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        TrainConfig::from_settings(upgrade(settings, format)?)
+    }
+
+    fn from_settings(settings: toml::Table) -> Result<TrainConfig, ConfigError> {
+        settings
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::Toml(e.to_string()))
+    }
+
+    /// The settings given for a run: every key of the config file's `text` (if any), then the
+    /// flags given explicitly on the command line (`explicit(field)` is true), which win. The
+    /// file is checked whole (unknown keys and wrong types are refused).
     pub fn given_text(
         text: Option<&str>,
         flags: &TrainConfig,
@@ -434,10 +641,9 @@ impl TrainConfig {
     ) -> Result<Given, ConfigError> {
         let mut given = Given::new();
         if let Some(text) = text {
-            TrainConfig::from_toml(text)?;
-            let table: toml::Table =
-                toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
-            for (key, value) in table {
+            let settings = toml_settings(text, FORMAT)?;
+            TrainConfig::from_settings(settings.clone())?;
+            for (key, value) in settings {
                 given.insert(key, serde_json::to_value(value).expect("TOML is JSON-like"));
             }
         }
@@ -450,14 +656,47 @@ impl TrainConfig {
         Ok(given)
     }
 
-    /// The defaults overridden by the file `path` (if any) and then by the flags given
-    /// explicitly (see [`TrainConfig::given`]), validated.
+    /// The settings given for a run (see [`TrainConfig::given_text`]; the config file as its
+    /// name and its text) and the configuration they make from the defaults, validated. A
+    /// conflict between two values names where each came from.
+    pub fn resolve_text(
+        file: Option<(&str, &str)>,
+        flags: &TrainConfig,
+        explicit: impl Fn(&str) -> bool,
+    ) -> Result<(Given, TrainConfig), ConfigError> {
+        let given = TrainConfig::given_text(file.map(|(_, text)| text), flags, &explicit)?;
+        let source = |key: &str| match file {
+            _ if explicit(key) => Source::Flag,
+            Some((name, _)) if given.contains_key(key) => Source::File(name.to_string()),
+            _ => Source::Default,
+        };
+        let config = TrainConfig::default()
+            .with(&given)
+            .map_err(|e| e.sourced(source))?;
+        Ok((given, config))
+    }
+
+    /// [`TrainConfig::resolve_text`] of the config file at `path` (if any): the run's
+    /// configuration.
     pub fn resolve(
         path: Option<&Path>,
         flags: &TrainConfig,
         explicit: impl Fn(&str) -> bool,
     ) -> Result<TrainConfig, ConfigError> {
-        TrainConfig::default().with(&TrainConfig::given(path, flags, explicit)?)
+        let file = match path {
+            Some(p) => Some((
+                p.display().to_string(),
+                std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+                    path: p.display().to_string(),
+                    source,
+                })?,
+            )),
+            None => None,
+        };
+        let file = file
+            .as_ref()
+            .map(|(name, text)| (name.as_str(), text.as_str()));
+        Ok(TrainConfig::resolve_text(file, flags, explicit)?.1)
     }
 
     /// This configuration with the `given` settings, validated.
@@ -504,262 +743,44 @@ impl TrainConfig {
         Ok(candidate)
     }
 
-    /// The TOML text of this configuration.
+    /// The TOML text of this configuration, every key, of today's [`FORMAT`] (its first line
+    /// says so): what a run folder's `config.toml` holds.
     pub fn to_toml(&self) -> String {
-        toml::to_string(self).expect("config serialises to TOML")
+        let keys = toml::to_string(self).expect("config serialises to TOML");
+        format!("{FORMAT_KEY} = {FORMAT}\n{keys}")
     }
 
-    /// Checks every value once. Every number must be finite: a config is merged through JSON
-    /// ([`TrainConfig::with`]), which has no NaN or infinity.
+    /// Checks every value once against its bound ([`BOUNDS`]).
     pub fn validate(&self) -> Result<(), ConfigError> {
-        fn check(
-            ok: bool,
-            key: &'static str,
-            value: impl ToString,
-            expected: &'static str,
-        ) -> Result<(), ConfigError> {
-            if ok {
-                Ok(())
-            } else {
-                Err(ConfigError::Invalid {
-                    key,
-                    value: value.to_string(),
-                    expected,
-                })
+        self.rules()?;
+        let values = serde_json::to_value(self).expect("config serialises");
+        for (key, bound) in BOUNDS {
+            let value = &values[*key];
+            let x = value.as_f64().filter(|x| x.is_finite());
+            let shown = || match x {
+                Some(_) => value.to_string(),
+                None => "not a finite number".to_string(),
+            };
+            match bound {
+                Bound::In(range) if !x.is_some_and(range.ok) => {
+                    return Err(ConfigError::Invalid {
+                        key,
+                        value: shown(),
+                        expected: range.expected,
+                    })
+                }
+                Bound::AtMost(high) if x.is_some_and(|x| Some(x) > values[*high].as_f64()) => {
+                    return Err(ConfigError::Conflict(Box::new(Conflict {
+                        low: key,
+                        low_value: shown(),
+                        high,
+                        high_value: values[*high].to_string(),
+                        sources: None,
+                    })))
+                }
+                _ => {}
             }
         }
-        let rules = self.rules()?;
-        check(self.width >= 1, "width", self.width, "at least 1")?;
-        check(
-            self.simulations >= 1,
-            "simulations",
-            self.simulations,
-            "at least 1",
-        )?;
-        check(
-            self.fast_simulations <= self.simulations,
-            "fast_simulations",
-            self.fast_simulations,
-            "at most `simulations`",
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.full_search_prob),
-            "full_search_prob",
-            self.full_search_prob,
-            "a probability",
-        )?;
-        check(
-            self.max_considered >= 2,
-            "max_considered",
-            self.max_considered,
-            "at least 2",
-        )?;
-        check(self.games >= 1, "games", self.games, "at least 1")?;
-        check(
-            self.max_plies >= 1,
-            "max_plies",
-            self.max_plies,
-            "at least 1",
-        )?;
-        check(
-            self.batch_size >= 1,
-            "batch_size",
-            self.batch_size,
-            "at least 1",
-        )?;
-        check(
-            self.buffer_size >= self.batch_size,
-            "buffer_size",
-            self.buffer_size,
-            "at least `batch_size`",
-        )?;
-        check(
-            self.min_buffer <= self.buffer_size,
-            "min_buffer",
-            self.min_buffer,
-            "at most `buffer_size`",
-        )?;
-        check(
-            self.shard_positions > 0,
-            "shard_positions",
-            self.shard_positions.to_string(),
-            "at least 1",
-        )?;
-        check(
-            self.publish_every_steps > 0,
-            "publish_every_steps",
-            self.publish_every_steps.to_string(),
-            "at least 1",
-        )?;
-        check(
-            self.replay_ratio > 0.0 && self.replay_ratio.is_finite(),
-            "replay_ratio",
-            self.replay_ratio,
-            "a positive number",
-        )?;
-        check(
-            self.lr > 0.0 && self.lr.is_finite(),
-            "lr",
-            self.lr,
-            "a positive number",
-        )?;
-        check(
-            self.lr_min >= 0.0 && self.lr_min <= self.lr,
-            "lr_min",
-            self.lr_min,
-            "between 0 and `lr`",
-        )?;
-        check(
-            self.decay_minutes >= 0.0 && self.decay_minutes.is_finite(),
-            "decay_minutes",
-            self.decay_minutes,
-            "0 (decay by steps) or a positive number of minutes",
-        )?;
-        check(
-            self.decay_minutes == 0.0 || self.decay_steps == 0,
-            "decay_minutes",
-            self.decay_minutes,
-            "0 when `decay_steps` is set (one schedule at a time)",
-        )?;
-        check(
-            self.weight_decay >= 0.0 && self.weight_decay.is_finite(),
-            "weight_decay",
-            self.weight_decay,
-            "a non-negative number",
-        )?;
-        check(
-            (0.0..1.0).contains(&self.ema_decay),
-            "ema_decay",
-            self.ema_decay,
-            "0 (off) or a factor below 1, such as 0.999",
-        )?;
-        for (key, value) in [
-            ("value_weight", self.value_weight),
-            ("score_weight", self.score_weight),
-            ("gumbel_scale", self.gumbel_scale.into()),
-            ("c_visit", self.c_visit.into()),
-            ("c_scale", self.c_scale.into()),
-            ("eval_every_s", self.eval_every_s),
-            ("score_utility", self.score_utility.into()),
-            ("eval_score_utility", self.eval_score_utility.into()),
-        ] {
-            check(
-                value >= 0.0 && value.is_finite(),
-                key,
-                value,
-                "a non-negative number",
-            )?;
-        }
-        check(
-            (0.0..=1.0).contains(&self.opponent_share)
-                && (self.opponent_share == 0.0 || !self.opponent_specs().is_empty()),
-            "opponent_share",
-            self.opponent_share,
-            "between 0 and 1, and 0 unless `opponents` names an agent",
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.teacher_share)
-                && (self.teacher_share == 0.0 || self.teacher_spec().is_some()),
-            "teacher_share",
-            self.teacher_share,
-            "between 0 and 1, and 0 unless `teacher` names an agent",
-        )?;
-        check(
-            !self.teacher_async || self.teacher_spec().is_some(),
-            "teacher_async",
-            self.teacher_async,
-            "false unless `teacher` names an agent",
-        )?;
-        if let Some(spec) = self.teacher_spec() {
-            check(
-                ayo_env::arena::agents::parse(spec, 0).is_ok(),
-                "teacher",
-                spec,
-                ayo_env::arena::agents::AGENT_SPECS,
-            )?;
-        }
-        for spec in self.opponent_specs() {
-            check(
-                ayo_env::arena::agents::parse(spec, 0).is_ok(),
-                "opponents",
-                spec,
-                ayo_env::arena::agents::AGENT_SPECS,
-            )?;
-        }
-        check(
-            (0.0..=1.0).contains(&self.value_target_q),
-            "value_target_q",
-            self.value_target_q,
-            "between 0 and 1",
-        )?;
-        check(
-            self.value_discount > 0.0 && self.value_discount <= 1.0,
-            "value_discount",
-            self.value_discount,
-            "above 0 and at most 1",
-        )?;
-        check(
-            (0.0..=1.0).contains(&self.branch_share),
-            "branch_share",
-            self.branch_share,
-            "between 0 and 1",
-        )?;
-        let in_rounds = rules.round(&rules.start(ayo_env::Player::South)) > 0;
-        check(
-            (0.0..=1.0).contains(&self.round_share) && (self.round_share == 0.0 || in_rounds),
-            "round_share",
-            self.round_share,
-            "between 0 and 1, and 0 unless the variant is played in rounds (ncho, adi, jerin)",
-        )?;
-        check(
-            !self.round_score || in_rounds,
-            "round_score",
-            self.round_score,
-            "false unless the variant is played in rounds (ncho, adi, jerin)",
-        )?;
-        check(self.threads >= 1, "threads", self.threads, "at least 1")?;
-        check(
-            self.train_threads >= 1,
-            "train_threads",
-            self.train_threads,
-            "at least 1",
-        )?;
-        check(
-            self.eval_gumbel_scale >= 0.0 && self.eval_gumbel_scale.is_finite(),
-            "eval_gumbel_scale",
-            self.eval_gumbel_scale,
-            "a non-negative number",
-        )?;
-        check(
-            self.eval_max_considered != 1,
-            "eval_max_considered",
-            self.eval_max_considered,
-            "0 (= max_considered) or at least 2",
-        )?;
-        check(
-            self.eval_c_scale >= 0.0 && self.eval_c_scale.is_finite(),
-            "eval_c_scale",
-            self.eval_c_scale,
-            "0 (= c_scale) or a positive number",
-        )?;
-        check(
-            (1..=2).contains(&self.selfplay_threads),
-            "selfplay_threads",
-            self.selfplay_threads,
-            "1 or 2",
-        )?;
-        check(
-            self.eval_games.is_multiple_of(2),
-            "eval_games",
-            self.eval_games,
-            "an even number (both seats)",
-        )?;
-        check(
-            self.checkpoint_every_s > 0.0 && self.checkpoint_every_s.is_finite(),
-            "checkpoint_every_s",
-            self.checkpoint_every_s,
-            "a positive number",
-        )?;
         Ok(())
     }
 
@@ -767,20 +788,6 @@ impl TrainConfig {
     pub fn rules(&self) -> Result<Variant, ConfigError> {
         let opts = Variant::parse_options(&self.options)?;
         Ok(Variant::new(&self.variant, &opts)?)
-    }
-
-    /// The agent specs of `opponents`.
-    pub fn opponent_specs(&self) -> Vec<&str> {
-        self.opponents
-            .split(',')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .collect()
-    }
-
-    /// The agent spec of `teacher`, if it names one.
-    pub fn teacher_spec(&self) -> Option<&str> {
-        Some(self.teacher.trim()).filter(|s| !s.is_empty())
     }
 
     /// Search parameters of self-play.
@@ -791,7 +798,6 @@ impl TrainConfig {
             c_visit: self.c_visit,
             c_scale: self.c_scale,
             rescale: self.rescale,
-            score_utility: self.score_utility,
         }
     }
 
@@ -814,20 +820,15 @@ impl TrainConfig {
     }
 
     /// Puts this config's evaluation settings on `params` (a checkpoint's own, or self-play's):
-    /// `eval_gumbel_scale` root noise, `eval_score_utility` and, when given,
-    /// `eval_max_considered` root actions, `eval_c_scale` and `eval_rescale`.
+    /// `eval_gumbel_scale` root noise and, when given, `eval_c_scale` and `eval_rescale`.
     pub fn apply_eval_settings(&self, params: &mut SearchParams) {
         params.gumbel_scale = self.eval_gumbel_scale;
-        if self.eval_max_considered > 0 {
-            params.max_considered = self.eval_max_considered;
-        }
         if self.eval_c_scale > 0.0 {
             params.c_scale = self.eval_c_scale;
         }
         if let Some(rescale) = self.eval_rescale {
             params.rescale = rescale;
         }
-        params.score_utility = self.eval_score_utility;
     }
 
     /// The network's shape for this run's variant.
@@ -919,24 +920,10 @@ mod tests {
             ),
             (
                 TrainConfig {
-                    round_share: 0.5,
+                    score_weight: f64::NAN,
                     ..Default::default()
                 },
-                "round_share",
-            ),
-            (
-                TrainConfig {
-                    round_score: true,
-                    ..Default::default()
-                },
-                "round_score",
-            ),
-            (
-                TrainConfig {
-                    score_utility: f32::NAN,
-                    ..Default::default()
-                },
-                "score_utility",
+                "score_weight",
             ),
             (
                 TrainConfig {
@@ -954,43 +941,6 @@ mod tests {
             ),
             (
                 TrainConfig {
-                    opponents: "alphabeta:4,alphabet:6".into(),
-                    opponent_share: 0.5,
-                    ..Default::default()
-                },
-                "alphabet:6",
-            ),
-            (
-                TrainConfig {
-                    opponent_share: 0.5,
-                    ..Default::default()
-                },
-                "opponent_share",
-            ),
-            (
-                TrainConfig {
-                    teacher_share: 0.5,
-                    ..Default::default()
-                },
-                "teacher_share",
-            ),
-            (
-                TrainConfig {
-                    teacher: "alphabeta:0x".into(),
-                    teacher_share: 0.5,
-                    ..Default::default()
-                },
-                "alphabeta:0x",
-            ),
-            (
-                TrainConfig {
-                    eval_max_considered: 1,
-                    ..Default::default()
-                },
-                "eval_max_considered",
-            ),
-            (
-                TrainConfig {
                     eval_c_scale: -0.5,
                     ..Default::default()
                 },
@@ -998,11 +948,10 @@ mod tests {
             ),
             (
                 TrainConfig {
-                    decay_steps: 30_000,
-                    decay_minutes: 60.0,
+                    eval_games: 7,
                     ..Default::default()
                 },
-                "decay_minutes",
+                "eval_games",
             ),
             (
                 TrainConfig {
@@ -1018,22 +967,85 @@ mod tests {
     }
 
     #[test]
-    fn evaluation_considers_its_own_number_of_actions_when_given() {
-        let own = TrainConfig {
-            max_considered: 16,
+    fn a_bound_between_two_keys_names_both_and_where_each_came_from() {
+        let low = TrainConfig {
+            simulations: 4,
             ..Default::default()
         };
-        assert_eq!(own.eval_search_params().max_considered, 16);
-        let narrow = TrainConfig {
-            eval_max_considered: 4,
-            ..own
-        };
-        assert_eq!(narrow.eval_search_params().max_considered, 4);
-        assert_eq!(
-            narrow.search_params().max_considered,
-            16,
-            "self-play keeps its own"
+        let e = low.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("fast_simulations = 8") && e.contains("simulations = 4"),
+            "{e}"
         );
+        let e = TrainConfig::resolve_text(None, &low, |k| k == "simulations")
+            .unwrap_err()
+            .to_string();
+        let expected = "simulations = 4 (--simulations) is below fast_simulations = 8 \
+                        (the default): pass --fast-simulations 4 or less too";
+        assert!(e.contains(expected), "{e}");
+        let file = ("c.toml", "lr_min = 0.5\n");
+        let e = TrainConfig::resolve_text(Some(file), &TrainConfig::default(), |_| false)
+            .unwrap_err()
+            .to_string();
+        let expected = "lr_min = 0.5 (c.toml) is above lr = 0.002 (the default): \
+                        pass --lr 0.5 or more too";
+        assert!(e.contains(expected), "{e}");
+    }
+
+    #[test]
+    fn a_retired_key_reads_at_its_neutral_value_and_is_refused_at_any_other() {
+        for neutral in [
+            "teacher = \"\"",
+            "teacher_share = 0",
+            "overlap = false",
+            "eval_max_considered = 0",
+        ] {
+            let c = TrainConfig::from_toml(&format!("width = 64\n{neutral}\n")).unwrap();
+            assert_eq!(c.width, 64, "{neutral}");
+        }
+        for (text, key) in [
+            ("overlap = true", "overlap"),
+            ("teacher = \"alphabeta:10\"", "teacher"),
+            ("branch_share = 0.5", "branch_share"),
+            ("eval_max_considered = 4", "eval_max_considered"),
+        ] {
+            let e = TrainConfig::from_toml(text).unwrap_err();
+            assert!(matches!(e, ConfigError::Retired { .. }), "{e}");
+            let e = e.to_string();
+            assert!(e.contains(key) && e.contains("retired"), "{e}");
+        }
+        let stored = serde_json::json!({"width": 64, "cut_draw": false, "decay_minutes": 0.0});
+        assert_eq!(TrainConfig::from_stored(stored, FORMAT).unwrap().width, 64);
+        let stored = serde_json::json!({"cut_draw": true});
+        assert!(TrainConfig::from_stored(stored, FORMAT).is_err());
+    }
+
+    #[test]
+    fn a_missing_key_of_format_1_reads_as_its_format_1_default() {
+        let old = TrainConfig::from_stored(serde_json::json!({"width": 64}), 1).unwrap();
+        let new = TrainConfig::from_stored(serde_json::json!({"width": 64}), FORMAT).unwrap();
+        assert_eq!(
+            new,
+            TrainConfig {
+                width: 64,
+                ..Default::default()
+            }
+        );
+        assert_eq!(
+            (
+                old.fast_simulations,
+                old.full_search_prob,
+                old.seed,
+                old.lr_min
+            ),
+            (0, 1.0, 0, 2e-4)
+        );
+        // A run folder's config.toml says its format; one that says none is of format 1.
+        assert_eq!(TrainConfig::from_run_toml("width = 64").unwrap(), old);
+        let saved = new.to_toml();
+        assert!(saved.starts_with("config_format = 2\n"), "{saved}");
+        assert_eq!(TrainConfig::from_run_toml(&saved).unwrap(), new);
+        assert!(TrainConfig::from_toml("config_format = 3").is_err());
     }
 
     #[test]

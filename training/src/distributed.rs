@@ -107,7 +107,7 @@ pub fn read_config(store: &Storage, wait: Duration) -> Result<TrainConfig> {
     loop {
         if let Some(bytes) = store.get(CONFIG)? {
             let text = String::from_utf8(bytes).context("config.toml is not UTF-8")?;
-            let cfg = TrainConfig::from_toml(&text)
+            let cfg = TrainConfig::from_run_toml(&text)
                 .with_context(|| format!("{}/{CONFIG}", store.url()))?;
             cfg.validate()?;
             return Ok(cfg);
@@ -173,14 +173,13 @@ impl Worker {
         let net = load_model(&store, model_step, &rules)?;
         let helper = helper_of(&net, &cfg)?;
         let seed = cfg.seed ^ nonce.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let mut selfplay = SelfPlay::new(
+        let selfplay = SelfPlay::new(
             &rules,
             cfg.games,
             seed,
             cfg.varied_starts,
             cfg.opening_plies,
         );
-        selfplay.configure(&cfg, seed)?;
         Ok(Worker {
             store,
             cfg,

@@ -1,14 +1,15 @@
-//! Evaluation matches of a network against other agents (in-run evaluation, `ayo train
-//! --evaluate`, the main job): the tournament's one match driver, [`ayo_env::arena::tournament::play`],
+//! Evaluation matches of a network against other agents (in-run evaluation, `ayo evaluate`,
+//! the main job): the tournament's one match driver, [`ayo_env::arena::tournament::play`],
 //! with its paired random openings — every pair of games starts from the same few random plies,
 //! one game per seat, so that a deterministic network against a baseline still plays different
 //! games — summed up from the first agent's side.
 
+use ayo_env::arena::rating::{self, GamePair, RateConfig, Ratings};
 use ayo_env::arena::tournament::{self, Control, MatchConfig, MatchError, PlayedPair};
 use ayo_env::{Agent, Variant};
 
 /// Wins, draws and losses of the first agent.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MatchResult {
     pub wins: u32,
     pub draws: u32,
@@ -26,6 +27,8 @@ pub struct MatchResult {
     /// Wins of the first agent sitting South (the rest of its wins it took sitting North):
     /// where an opening favours one seat, how often the agent wins from the other.
     pub wins_south: u32,
+    /// The pairs' results, the first agent as `a` (index 0), the second as `b` (index 1).
+    pub pairs: Vec<GamePair>,
 }
 
 impl MatchResult {
@@ -47,10 +50,24 @@ impl MatchResult {
     pub fn score(&self) -> f64 {
         (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
     }
+    /// Whether the first agent won every game or lost every game.
+    pub fn sweep(&self) -> bool {
+        self.games() > 0 && (self.wins == self.games() || self.losses == self.games())
+    }
+    /// The first agent's Elo over the second (anchored at 0) with its 95 % interval
+    /// ([`rating::rate`]: a bootstrap over the pairs): `elo[0]`, `low[0]`, `high[0]`.
+    pub fn ratings(&self) -> Ratings {
+        let config = RateConfig {
+            anchor: 1,
+            ..RateConfig::default()
+        };
+        rating::rate(2, &self.pairs, &config)
+    }
     /// Counts a played pair's two games from the first agent's side: the pair's `result` is
     /// scored for its schedule's `a`, which a match's schedule makes the first agent.
     fn add(&mut self, pair: &PlayedPair) {
         self.truncated += pair.truncated;
+        self.pairs.push(pair.result);
         let (mut won, mut lost) = (0, 0);
         // `points[0]` is the game the first agent played South.
         if pair.result.points[0] > 0.5 {
@@ -86,7 +103,7 @@ pub fn play_match(
 }
 
 /// [`play_match`], calling `on_pair(pairs done, pairs in all, result so far)` as each pair ends
-/// (`ayo train --evaluate` shows its progress with it). `distinct` is counted at the end.
+/// (`ayo evaluate` shows its progress with it). `distinct` is counted at the end.
 pub fn play_match_observed(
     rules: &Variant,
     a: Box<dyn Agent>,
@@ -192,6 +209,13 @@ mod tests {
             (5, 0, 0),
             "alpha-beta wins every opening from both seats against random: {r:?}"
         );
+        assert_eq!(r.pairs.len(), 5);
+        let elo = r.ratings();
+        assert_eq!(elo.elo[1], 0.0, "the second agent is the anchor");
+        assert!(
+            elo.elo[0] > 100.0 && elo.low[0] <= elo.elo[0] && elo.elo[0] <= elo.high[0],
+            "ten wins of ten rate the first agent far above the second: {elo:?}"
+        );
     }
 
     /// Who wins the game `First` plays against itself from the start, South moving first:
@@ -237,15 +261,15 @@ mod tests {
             greedy,
             10,
             &config(4),
-            |done, all, so_far| seen.push((done, all, so_far.games(), *so_far)),
+            |done, all, so_far| seen.push((done, all, so_far.games(), so_far.clone())),
         )
         .unwrap();
-        let counts: Vec<_> = seen.iter().map(|&(d, all, g, _)| (d, all, g)).collect();
+        let counts: Vec<_> = seen.iter().map(|(d, all, g, _)| (*d, *all, *g)).collect();
         assert_eq!(
             counts,
             [(1, 5, 2), (2, 5, 4), (3, 5, 6), (4, 5, 8), (5, 5, 10)]
         );
-        let last = seen.last().unwrap().3;
+        let last = &seen.last().unwrap().3;
         assert_eq!(
             (last.wins, last.draws, last.losses),
             (r.wins, r.draws, r.losses)

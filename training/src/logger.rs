@@ -27,11 +27,6 @@ pub mod metric {
     pub const BUFFER_SIZE: &str = "charts/buffer_size";
     /// Mean length in plies of the games finished since the last line.
     pub const GAME_LENGTH: &str = "charts/game_length";
-    /// The network's mean score (win 1, draw ½) in the self-play games against `opponents`
-    /// that ended since the last log line.
-    pub const OPPONENT_SCORE: &str = "charts/opponent_score";
-    /// Positions labelled so far by an asynchronous teacher (`teacher_async`).
-    pub const TAUGHT: &str = "charts/taught";
     /// Cross-entropy of the policy head against the search's improved policy.
     pub const LOSS_POLICY: &str = "losses/policy";
     /// Squared error of the value head against the game's result.

@@ -1,4 +1,5 @@
-//! `ayo`: rules, perft, replay, bench, training, tournaments, engine and play for the Ayo family.
+//! `ayo`: rules, perft, replay, bench, training, evaluation, tournaments, engine and play for the
+//! Ayo family.
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
@@ -34,12 +35,15 @@ enum Command {
     Serve(cli::serve::Args),
     /// Show a checkpoint's metadata, or copy it with other play settings (its search's root).
     Checkpoint(cli::checkpoint::Args),
-    /// Draw a learning curve PNG from the CSV that `ayo train --evaluate` prints.
+    /// Draw a learning curve PNG from the CSV that `ayo evaluate --csv` writes.
     Plot(cli::plot::Args),
     /// Steps per second of the scalar engine and of the vectorised env, and bytes per game.
     Bench(cli::bench::Args),
     /// Train an agent by self-play with a Gumbel search (AlphaZero-style); `--bench` measures throughput.
     Train(Box<cli::train::Args>),
+    /// Play checkpoints against other agents: W-D-L, score and Elo with its 95 % interval
+    /// (a table), and on request the learning curve (CSV, PNG).
+    Evaluate(cli::evaluate::Args),
 }
 
 fn main() -> Result<()> {
@@ -56,5 +60,6 @@ fn main() -> Result<()> {
         Command::Plot(a) => cli::plot::run(a),
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),
+        Command::Evaluate(a) => cli::evaluate::run(a),
     }
 }

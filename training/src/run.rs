@@ -12,10 +12,7 @@
 //!                      buffer, games in progress, random generators, counters
 //! ```
 //! Each iteration plays one move in every self-play game, stores the finished games'
-//! positions, then takes as many training steps as `replay_ratio` allows. With `overlap`, the
-//! training steps owed for the previous iteration's positions run on a trainer thread while
-//! self-play plays the move with a copy of the network (the `player`), which takes the
-//! trainer's weights after every iteration. Everything that
+//! positions, then takes as many training steps as `replay_ratio` allows. Everything that
 //! decides the run's course is saved in `resume.ot`; wall-clock timers only decide *when* to
 //! checkpoint or evaluate, which never changes the run's course, so a resumed run continues the
 //! same run.
@@ -60,7 +57,11 @@ pub struct Counters {
 
 #[derive(Serialize, Deserialize)]
 struct RunState {
+    /// The run's configuration, of format `config_format` ([`crate::config::FORMAT`]).
     config: TrainConfig,
+    /// Absent from the states of runs begun before the configuration had formats: 1.
+    #[serde(default = "first_format")]
+    config_format: u32,
     counters: Counters,
     step: u64,
     selfplay: SelfPlay,
@@ -82,8 +83,10 @@ pub struct Iteration {
     pub selfplay_s: f64,
     pub train_s: f64,
     pub game_lengths: Vec<u32>,
-    /// See [`crate::selfplay::StepReport::opponent_scores`].
-    pub opponent_scores: Vec<f32>,
+}
+
+fn first_format() -> u32 {
+    1
 }
 
 /// Sums of the iterations since the last log line.
@@ -96,8 +99,6 @@ struct Window {
     steps: u64,
     losses: Losses,
     length_sum: u64,
-    opponent_games: u64,
-    opponent_score_sum: f64,
     selfplay_s: f64,
     train_s: f64,
 }
@@ -113,8 +114,6 @@ pub struct Run {
     pub counters: Counters,
     /// The network's copy searching the second half of the self-play games (two threads).
     helper: Option<Net>,
-    /// With `overlap`: the network's copy self-play plays with while the trainer trains.
-    player: Option<Net>,
     rng: ChaCha8Rng,
     /// A learner's shards whose positions are in the run (saved with the replay buffer they
     /// went into, so a resumed learner consumes every shard exactly once).
@@ -143,18 +142,16 @@ impl Run {
         let rules = cfg.rules()?;
         tch::manual_seed(cfg.seed as i64);
         let net = Net::new(cfg.net_shape()?, crate::device::best_device());
-        let mut selfplay = SelfPlay::new(
+        let selfplay = SelfPlay::new(
             &rules,
             cfg.games,
             cfg.seed,
             cfg.varied_starts,
             cfg.opening_plies,
         );
-        selfplay.configure(&cfg, cfg.seed)?;
         let buffer = ReplayBuffer::new(cfg.buffer_size, net.shape.inputs, rules.num_actions());
         Ok(Run {
             helper: helper_of(&net, &cfg)?,
-            player: player_of(&net, &cfg)?,
             rng: ChaCha8Rng::seed_from_u64(cfg.seed ^ 0x5eed_ba7c),
             consumed: BTreeSet::new(),
             rules,
@@ -183,12 +180,16 @@ impl Run {
             .find(|(n, _)| n == STATE)
             .context("resume.ot has no run state")?;
         let bytes = Vec::<u8>::try_from(state_t.1.to_kind(tch::Kind::Uint8))?;
-        let mut state: RunState = serde_json::from_slice(&bytes).context("resume.ot: run state")?;
+        let mut stored: serde_json::Value =
+            serde_json::from_slice(&bytes).context("resume.ot: run state")?;
+        let format = stored["config_format"].as_u64().unwrap_or(1) as u32;
+        let saved = TrainConfig::from_stored(stored["config"].take(), format)?;
+        stored["config"] = serde_json::to_value(saved)?;
+        let mut state: RunState = serde_json::from_value(stored).context("resume.ot: run state")?;
         state.config = state.config.resumed(given)?;
         let cfg = state.config;
         let rules = cfg.rules()?;
         let helper = helper_of(&net, &cfg)?;
-        let player = player_of(&net, &cfg)?;
         let mut trainer = Trainer::new(net).averaging(cfg.ema_decay);
         trainer.step = state.step;
         trainer
@@ -202,11 +203,9 @@ impl Run {
         )
         .context("resume.ot: replay buffer missing or misshapen")?;
         state.selfplay.restore(&rules);
-        state.selfplay.configure(&cfg, cfg.seed)?;
         let wall = state.counters.wall_time_s;
         Ok(Run {
             helper,
-            player,
             rules,
             dir: dir.to_path_buf(),
             trainer,
@@ -232,12 +231,8 @@ impl Run {
         self.counters.wall_time_s + self.session_start.elapsed().as_secs_f64()
     }
 
-    /// One move in every self-play game, then the training steps the replay ratio allows (with
-    /// `overlap`: at the same time as the training steps owed so far).
+    /// One move in every self-play game, then the training steps the replay ratio allows.
     pub fn iterate(&mut self) -> Iteration {
-        if self.player.is_some() {
-            return self.iterate_overlapped();
-        }
         let t0 = Instant::now();
         let report = self.selfplay.step(
             &self.rules,
@@ -256,7 +251,6 @@ impl Run {
             evaluations: report.evaluations,
             selfplay_s,
             game_lengths: report.game_lengths,
-            opponent_scores: report.opponent_scores,
             ..Default::default()
         };
         (it.train_steps, it.losses) = self.train_on_new(report.positions);
@@ -266,72 +260,6 @@ impl Run {
             }
         }
         it.train_s = t1.elapsed().as_secs_f64();
-        self.account(&it);
-        it
-    }
-
-    /// [`Run::iterate`] with `overlap`: the trainer thread takes the steps owed for the
-    /// positions stored so far while self-play plays with the `player` copy; then the new
-    /// positions are stored, their credit added, and the copies take the trained weights.
-    fn iterate_overlapped(&mut self) -> Iteration {
-        let t0 = Instant::now();
-        self.trainer.minutes = self.wall_time_s() / 60.0;
-        let Run {
-            cfg,
-            rules,
-            trainer,
-            selfplay,
-            buffer,
-            counters,
-            helper,
-            player,
-            rng,
-            ..
-        } = self;
-        let player = player.as_mut().expect("overlap mode");
-        let torch_threads = cfg.threads as i32;
-        let (report, (train_steps, losses, train_s)) = std::thread::scope(|scope| {
-            let (trainer_ref, buffer_ref, cfg_ref) = (&mut *trainer, &*buffer, &*cfg);
-            let (rng_ref, counters_ref) = (&mut *rng, &mut *counters);
-            let training = scope.spawn(move || {
-                // OpenMP's thread count is per calling thread.
-                tch::set_num_threads(torch_threads);
-                let t = Instant::now();
-                let (steps, losses) =
-                    train_owed(trainer_ref, buffer_ref, rng_ref, counters_ref, cfg_ref);
-                (steps, losses, t.elapsed().as_secs_f64())
-            });
-            let report = selfplay.step(rules, player, helper.as_mut(), cfg);
-            (
-                report,
-                training.join().expect("the trainer thread does not panic"),
-            )
-        });
-        for s in &report.samples {
-            buffer.push(s);
-        }
-        if buffer.len() >= cfg.min_buffer.max(1) {
-            counters.credit += report.positions as f64 * cfg.replay_ratio;
-        }
-        if train_steps > 0 {
-            player.copy_from(&trainer.net).expect("same shape");
-            if let Some(h) = helper {
-                h.copy_from(&trainer.net).expect("same shape");
-            }
-        }
-        let it = Iteration {
-            positions: report.positions,
-            games: report.game_lengths.len(),
-            evaluations: report.evaluations,
-            train_steps,
-            losses,
-            // Wall time of the iteration (self-play and training at once), and the trainer's
-            // busy time within it.
-            selfplay_s: t0.elapsed().as_secs_f64(),
-            train_s,
-            game_lengths: report.game_lengths,
-            opponent_scores: report.opponent_scores,
-        };
         self.account(&it);
         it
     }
@@ -366,7 +294,6 @@ impl Run {
             return (0, None);
         }
         self.counters.credit += positions as f64 * self.cfg.replay_ratio;
-        self.trainer.minutes = self.wall_time_s() / 60.0;
         tch::set_num_threads(self.cfg.train_threads as i32);
         let trained = train_owed(
             &mut self.trainer,
@@ -385,8 +312,6 @@ impl Run {
         w.games += it.games as u64;
         w.evaluations += it.evaluations;
         w.length_sum += it.game_lengths.iter().map(|&l| l as u64).sum::<u64>();
-        w.opponent_games += it.opponent_scores.len() as u64;
-        w.opponent_score_sum += it.opponent_scores.iter().map(|&x| x as f64).sum::<f64>();
         w.selfplay_s += it.selfplay_s;
         w.train_s += it.train_s;
         if let Some(l) = it.losses {
@@ -418,19 +343,10 @@ impl Run {
             (metric::TRAIN_STEPS.into(), self.trainer.step as f64),
             (metric::BUFFER_SIZE.into(), self.buffer.len() as f64),
         ];
-        if self.cfg.teacher_async {
-            s.push((metric::TAUGHT.into(), self.selfplay.taught as f64));
-        }
         if w.games > 0 {
             s.push((
                 metric::GAME_LENGTH.into(),
                 w.length_sum as f64 / w.games as f64,
-            ));
-        }
-        if w.opponent_games > 0 {
-            s.push((
-                metric::OPPONENT_SCORE.into(),
-                w.opponent_score_sum / w.opponent_games as f64,
             ));
         }
         if w.steps > 0 {
@@ -486,6 +402,7 @@ impl Run {
         counters.checkpoints += 1;
         let state = serde_json::json!({
             "config": &self.cfg,
+            "config_format": crate::config::FORMAT,
             "counters": counters,
             "step": self.trainer.step,
             "selfplay": &self.selfplay,
@@ -574,14 +491,6 @@ impl Run {
 /// A copy of `net` for the second self-play thread, when the config asks for two.
 pub(crate) fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if cfg.selfplay_threads < 2 {
-        return Ok(None);
-    }
-    Ok(Some(net.duplicate()?))
-}
-
-/// With `overlap`, the network copy self-play plays with while the trainer trains.
-fn player_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
-    if !cfg.overlap {
         return Ok(None);
     }
     Ok(Some(net.duplicate()?))
@@ -704,16 +613,6 @@ mod tests {
     }
 
     #[test]
-    fn a_run_with_opponents_resumes_exactly() {
-        // Opponents that draw at random (their streams are saved with the run).
-        resumes_exactly(TrainConfig {
-            opponents: "greedy,mcts:8".into(),
-            opponent_share: 0.5,
-            ..tiny("oware")
-        });
-    }
-
-    #[test]
     fn a_run_averaging_its_weights_checkpoints_the_average_and_resumes_exactly() {
         let cfg = TrainConfig {
             ema_decay: 0.9,
@@ -746,37 +645,6 @@ mod tests {
         // resume.ot holds the trained weights.
         let resumed = Run::resume(dir.path(), &Given::new()).unwrap();
         assert_eq!(outputs(&resumed), trained);
-    }
-
-    #[test]
-    fn an_overlapped_run_resumes_exactly_and_keeps_the_replay_ratio() {
-        let overlapped = TrainConfig {
-            overlap: true,
-            ..tiny("oware")
-        };
-        resumes_exactly(overlapped.clone());
-        // The same training per position as the alternating run: the credit of each move's
-        // positions is trained during the next move.
-        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        let mut runs = [
-            Run::create(tiny("oware"), a.path()).unwrap(),
-            Run::create(overlapped, b.path()).unwrap(),
-        ];
-        for run in &mut runs {
-            run.quiet();
-            for _ in 0..200 {
-                run.iterate();
-            }
-            let owed = run.counters.samples as f64 + run.counters.credit;
-            assert_eq!(run.selfplay.positions, 800);
-            assert!(run.trainer.step > 20, "{}", run.trainer.step);
-            assert!(owed <= 800.0 * 2.0, "{owed}");
-        }
-        let (s0, s1) = (runs[0].trainer.step as i64, runs[1].trainer.step as i64);
-        assert!(
-            (s0 - s1).abs() <= 8,
-            "alternating {s0} steps, overlapped {s1}"
-        );
     }
 
     fn resumes_exactly(cfg: TrainConfig) {

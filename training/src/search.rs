@@ -26,18 +26,11 @@ pub trait Game {
     fn apply(&self, s: &mut Self::State, action: Action);
     /// The final result from each player's view (only asked of finished games).
     fn returns(&self, s: &Self::State) -> [f32; 2];
-    /// The final score from each player's view, in the score head's units ([`final_score`]);
-    /// only asked of finished games, and only when the search weighs scores
-    /// ([`SearchParams::score_utility`]).
-    fn final_score(&self, _s: &Self::State) -> [f32; 2] {
-        [0.0, 0.0]
-    }
 }
 
 /// The score of a position (at a game's end: its final score), each player's view: the seed
 /// (group) difference over half the seeds on the board, within [-1, 1]. The network's score
-/// head learns it (the final position's, [`crate::selfplay`]); with
-/// [`SearchParams::score_utility`] the search weighs it beside the result.
+/// head learns it (the final position's, [`crate::selfplay`]).
 pub fn final_score<R: Rules>(rules: &R, s: &R::State) -> [f32; 2] {
     let scores = rules.scores(s);
     let half = (rules.snapshot(s).total() as f32 / 2.0).max(1.0);
@@ -65,45 +58,12 @@ impl<R: Rules> Game for R {
     fn returns(&self, s: &R::State) -> [f32; 2] {
         Rules::returns(self, s)
     }
-    fn final_score(&self, s: &R::State) -> [f32; 2] {
-        final_score(self, s)
-    }
 }
 
 /// Evaluates a batch of live positions: prior logits (`states.len() × num_actions`, row-major;
-/// illegal entries are ignored) and values from the view of each position's player to move,
-/// and when `scores` is given the expected final score in [`final_score`]'s units (an
-/// evaluator without a score leaves it 0).
+/// illegal entries are ignored) and values from the view of each position's player to move.
 pub trait Evaluator<S> {
-    fn evaluate(
-        &mut self,
-        states: &[&S],
-        logits: &mut [f32],
-        values: &mut [f32],
-        scores: Option<&mut [f32]>,
-    );
-}
-
-/// Evaluates `states` into logits, scores and the search's utility: the value, plus
-/// [`SearchParams::score_utility`] times the score when it is not 0 (the scores are then
-/// asked of the evaluator, else left 0).
-fn evaluate_utility<S, E: Evaluator<S>>(
-    evaluator: &mut E,
-    states: &[&S],
-    params: &SearchParams,
-    logits: &mut [f32],
-    values: &mut [f32],
-    scores: &mut [f32],
-) {
-    let u = params.score_utility;
-    if u == 0.0 {
-        scores.fill(0.0);
-        return evaluator.evaluate(states, logits, values, None);
-    }
-    evaluator.evaluate(states, logits, values, Some(scores));
-    for (v, s) in values.iter_mut().zip(scores.iter()) {
-        *v += u * s;
-    }
+    fn evaluate(&mut self, states: &[&S], logits: &mut [f32], values: &mut [f32]);
 }
 
 /// The search's parameters (mctx defaults unless said otherwise).
@@ -119,12 +79,6 @@ pub struct SearchParams {
     pub c_scale: f32,
     /// Min-max rescale the completed Q of each node to [0, 1] before sigma.
     pub rescale: bool,
-    /// Weight of the score beside the result (KataGo's score utility): the search maximises
-    /// value + `score_utility` × score, a finished game's result + `score_utility` × its
-    /// [`final_score`], so that where every move wins (or loses) it still plays for seeds.
-    /// 0 = the result alone.
-    #[serde(default)]
-    pub score_utility: f32,
 }
 
 impl Default for SearchParams {
@@ -135,7 +89,6 @@ impl Default for SearchParams {
             c_visit: 50.0,
             c_scale: 0.1,
             rescale: true,
-            score_utility: 0.0,
         }
     }
 }
@@ -149,8 +102,7 @@ pub struct SearchResult {
     pub policy: Vec<f32>,
     /// Root visit counts over the whole action space.
     pub visits: Vec<u32>,
-    /// The root's mean value after the search, from the mover's view (the result's part of the
-    /// utility the search maximised: without [`SearchParams::score_utility`]'s share).
+    /// The root's mean value after the search, from the mover's view.
     pub value: f32,
     /// Simulations run.
     pub simulations: u32,
@@ -188,8 +140,6 @@ struct Edge {
     logit: f32,
     n: u32,
     r: f32,
-    /// The final score in `r` (a finished game's, with a score utility).
-    rs: f32,
     gamma: f32,
     child: u32,
 }
@@ -199,12 +149,10 @@ struct Node<S> {
     state: S,
     /// `None` for a finished game.
     to_play: Option<Player>,
-    /// The network's utility (value + score utility × score).
+    /// The network's value.
     raw_v: f32,
-    /// Mean utility of the visits.
+    /// Mean value of the visits.
     v: f32,
-    /// Mean score of the visits (0 without a score utility).
-    s: f32,
     cnt: u32,
     first_edge: u32,
     num_edges: u32,
@@ -236,7 +184,6 @@ impl<S: Clone> Tree<S> {
         state: S,
         logits: &[f32],
         raw_v: f32,
-        raw_s: f32,
     ) -> u32 {
         let to_play = game.to_play(&state);
         let first_edge = self.edges.len() as u32;
@@ -252,24 +199,18 @@ impl<S: Clone> Tree<S> {
                     logit: logits[a as usize] - max,
                     n: 0,
                     r: 0.0,
-                    rs: 0.0,
                     gamma: 0.0,
                     child: NO_CHILD,
                 });
             }
         }
         let num_edges = self.edges.len() as u32 - first_edge;
-        let (v, s) = if to_play.is_some() {
-            (raw_v, raw_s)
-        } else {
-            (0.0, 0.0)
-        };
+        let v = if to_play.is_some() { raw_v } else { 0.0 };
         self.nodes.push(Node {
             state,
             to_play,
             raw_v: v,
             v,
-            s,
             cnt: 1,
             first_edge,
             num_edges,
@@ -408,19 +349,16 @@ impl<S: Clone> Tree<S> {
         }
     }
 
-    /// Backs `leaf` (the last edge's child utility) and `leaf_score` (its score) up the path,
-    /// mctx's order.
-    fn backup(&mut self, path: &[(u32, u32)], leaf: f32, leaf_score: f32) {
-        let (mut g, mut gs) = (leaf, leaf_score);
+    /// Backs `leaf` (the last edge's child value) up the path, mctx's order.
+    fn backup(&mut self, path: &[(u32, u32)], leaf: f32) {
+        let mut g = leaf;
         for &(node, e) in path.iter().rev() {
             let edge = &mut self.edges[e as usize];
             g = edge.r + edge.gamma * g;
-            gs = edge.rs + edge.gamma * gs;
             edge.n += 1;
             let nd = &mut self.nodes[node as usize];
             let k = nd.cnt as f32;
             nd.v = (nd.v * k + g) / (k + 1.0);
-            nd.s = (nd.s * k + gs) / (k + 1.0);
             nd.cnt += 1;
         }
     }
@@ -490,7 +428,7 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
 ) -> Vec<SearchResult> {
     let a = game.num_actions();
     assert_eq!(simulations.len(), roots.len());
-    let mut trees = new_trees(game, roots, params, evaluator);
+    let mut trees = new_trees(game, roots, evaluator);
     for ((tree, g), &sims) in trees.iter_mut().zip(noise).zip(simulations) {
         tree.plan(g, sims, params);
     }
@@ -502,26 +440,18 @@ pub fn search_with_noise<G: Game, E: Evaluator<G::State>>(
 fn new_trees<G: Game, E: Evaluator<G::State>>(
     game: &G,
     roots: &[&G::State],
-    params: &SearchParams,
     evaluator: &mut E,
 ) -> Vec<Tree<G::State>> {
     let (a, b) = (game.num_actions(), roots.len());
     let mut logits = vec![0.0f32; b * a];
-    let (mut values, mut scores) = (vec![0.0f32; b], vec![0.0f32; b]);
-    evaluate_utility(
-        evaluator,
-        roots,
-        params,
-        &mut logits,
-        &mut values,
-        &mut scores,
-    );
+    let mut values = vec![0.0f32; b];
+    evaluator.evaluate(roots, &mut logits, &mut values);
     let mut trees = Vec::with_capacity(b);
     for (i, &root) in roots.iter().enumerate() {
         assert!(game.to_play(root).is_some(), "search of a finished game");
         let mut tree = Tree::empty();
         let logits = &logits[i * a..(i + 1) * a];
-        tree.add_node(game, root.clone(), logits, values[i], scores[i]);
+        tree.add_node(game, root.clone(), logits, values[i]);
         trees.push(tree);
     }
     trees
@@ -538,7 +468,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
     let a = game.num_actions();
     let b = trees.len();
     let mut logits = vec![0.0f32; b * a];
-    let (mut values, mut scores) = (vec![0.0f32; b], vec![0.0f32; b]);
+    let mut values = vec![0.0f32; b];
     let max_sims = trees.iter().map(|t| t.simulations).max().unwrap_or(0);
     let mut paths: Vec<Vec<(u32, u32)>> = vec![Vec::new(); b];
     let mut bufs = Bufs::default();
@@ -557,7 +487,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             let edge = &tree.edges[e as usize];
             if edge.child != NO_CHILD {
                 // A terminal child again: the same exact return, no evaluation.
-                tree.backup(path, 0.0, 0.0);
+                tree.backup(path, 0.0);
                 continue;
             }
             let mover = tree.nodes[node as usize].to_play.expect("live node");
@@ -566,16 +496,10 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             match game.to_play(&state) {
                 None => {
                     let r = game.returns(&state)[mover.index()];
-                    let rs = if params.score_utility != 0.0 {
-                        game.final_score(&state)[mover.index()]
-                    } else {
-                        0.0
-                    };
-                    let child = tree.add_node(game, state, &[], 0.0, 0.0);
+                    let child = tree.add_node(game, state, &[], 0.0);
                     let edge = &mut tree.edges[e as usize];
-                    (edge.r, edge.rs) = (r + params.score_utility * rs, rs);
-                    (edge.gamma, edge.child) = (0.0, child);
-                    tree.backup(path, 0.0, 0.0);
+                    (edge.r, edge.gamma, edge.child) = (r, 0.0, child);
+                    tree.backup(path, 0.0);
                 }
                 Some(_) => {
                     pending_games.push(i);
@@ -588,14 +512,7 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
         }
         let n = pending_games.len();
         let refs: Vec<&G::State> = pending_states.iter().collect();
-        evaluate_utility(
-            evaluator,
-            &refs,
-            params,
-            &mut logits[..n * a],
-            &mut values[..n],
-            &mut scores[..n],
-        );
+        evaluator.evaluate(&refs, &mut logits[..n * a], &mut values[..n]);
         drop(refs);
         for (j, (&i, state)) in pending_games
             .iter()
@@ -608,11 +525,11 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             let mover = tree.nodes[node as usize].to_play;
             let next = game.to_play(&state);
             let logits = &logits[j * a..(j + 1) * a];
-            let child = tree.add_node(game, state, logits, values[j], scores[j]);
+            let child = tree.add_node(game, state, logits, values[j]);
             let edge = &mut tree.edges[e as usize];
             edge.gamma = if next == mover { 1.0 } else { -1.0 };
             edge.child = child;
-            tree.backup(path, values[j], scores[j]);
+            tree.backup(path, values[j]);
         }
     }
 }
@@ -662,7 +579,7 @@ impl<S: Clone> Tree<S> {
             action: edges[best.1].action,
             policy,
             visits,
-            value: self.nodes[0].v - params.score_utility * self.nodes[0].s,
+            value: self.nodes[0].v,
             simulations: self.simulations,
         }
     }
@@ -709,7 +626,6 @@ impl<S: Clone> Tree<S> {
                 to_play: old.to_play,
                 raw_v: old.raw_v,
                 v: old.v,
-                s: old.s,
                 cnt: old.cnt,
                 first_edge,
                 num_edges: old.num_edges,
@@ -801,7 +717,7 @@ where
             );
             k.tree
         }
-        None => new_trees(game, &[root], params, evaluator).remove(0),
+        None => new_trees(game, &[root], evaluator).remove(0),
     };
     tree.plan(
         draw_gumbel(rng, a, params.gumbel_scale),
@@ -896,13 +812,7 @@ mod tests {
     }
     struct ToyNet(usize);
     impl Evaluator<Vec<u8>> for ToyNet {
-        fn evaluate(
-            &mut self,
-            states: &[&Vec<u8>],
-            logits: &mut [f32],
-            values: &mut [f32],
-            _: Option<&mut [f32]>,
-        ) {
+        fn evaluate(&mut self, states: &[&Vec<u8>], logits: &mut [f32], values: &mut [f32]) {
             self.0 += states.len();
             for (i, s) in states.iter().enumerate() {
                 let (_, _, l, v) = toy_net(s);
@@ -1022,13 +932,7 @@ mod tests {
     }
     struct BanditNet;
     impl Evaluator<Option<u8>> for BanditNet {
-        fn evaluate(
-            &mut self,
-            states: &[&Option<u8>],
-            logits: &mut [f32],
-            values: &mut [f32],
-            _: Option<&mut [f32]>,
-        ) {
+        fn evaluate(&mut self, states: &[&Option<u8>], logits: &mut [f32], values: &mut [f32]) {
             for i in 0..states.len() {
                 logits[i * 4..i * 4 + 4].copy_from_slice(&[0.0, -1.0, 2.0, 3.0]);
                 values[i] = -5.0;
@@ -1056,13 +960,7 @@ mod tests {
         // A uniform prior: only the search can tell the arms apart.
         struct Uniform;
         impl Evaluator<Option<u8>> for Uniform {
-            fn evaluate(
-                &mut self,
-                states: &[&Option<u8>],
-                logits: &mut [f32],
-                values: &mut [f32],
-                _: Option<&mut [f32]>,
-            ) {
+            fn evaluate(&mut self, states: &[&Option<u8>], logits: &mut [f32], values: &mut [f32]) {
                 logits[..states.len() * 4].fill(0.0);
                 values[..states.len()].fill(0.0);
             }
@@ -1088,126 +986,6 @@ mod tests {
 }
 
 #[cfg(test)]
-mod score_utility_tests {
-    use super::*;
-    use rand::SeedableRng;
-
-    /// South picks 0 or 1. Move 0 ends the game, a win for South by a small margin (final
-    /// score 0.2); move 1 leads to a live position (North to move, one answer, which ends the
-    /// game as South's win by 0.8) that the evaluator calls even, with South's seeds well ahead
-    /// (North's score -0.8). `Margins(true)`: both moves end the game, wins by 0.2 and 0.8.
-    struct Margins(bool);
-    impl Game for Margins {
-        type State = Vec<u8>;
-        fn num_actions(&self) -> usize {
-            2
-        }
-        fn to_play(&self, s: &Vec<u8>) -> Option<Player> {
-            match s.as_slice() {
-                [] => Some(Player::South),
-                [1] if !self.0 => Some(Player::North),
-                _ => None,
-            }
-        }
-        fn legal_mask(&self, s: &Vec<u8>) -> ActionMask {
-            if s.is_empty() {
-                [0, 1].into_iter().collect()
-            } else {
-                [0].into_iter().collect()
-            }
-        }
-        fn apply(&self, s: &mut Vec<u8>, action: Action) {
-            s.push(action)
-        }
-        fn returns(&self, _: &Vec<u8>) -> [f32; 2] {
-            [1.0, -1.0]
-        }
-        fn final_score(&self, s: &Vec<u8>) -> [f32; 2] {
-            let d = if s[0] == 0 { 0.2 } else { 0.8 };
-            [d, -d]
-        }
-    }
-    /// An even prior; every live position valued 0 (a draw) for its mover, with the score
-    /// -0.8 (for North, after South's move 1) or 0 (the root).
-    struct Even;
-    impl Evaluator<Vec<u8>> for Even {
-        fn evaluate(
-            &mut self,
-            states: &[&Vec<u8>],
-            logits: &mut [f32],
-            values: &mut [f32],
-            scores: Option<&mut [f32]>,
-        ) {
-            logits[..states.len() * 2].fill(0.0);
-            values[..states.len()].fill(0.0);
-            if let Some(scores) = scores {
-                for (sc, s) in scores.iter_mut().zip(states) {
-                    *sc = if s.is_empty() { 0.0 } else { -0.8 };
-                }
-            }
-        }
-    }
-
-    /// The moves 32 searches of `sims` simulations pick with `score_utility` `u` (root noise
-    /// of scale `gumbel`, a new draw for each search).
-    fn picks(game: &Margins, u: f32, sims: u32, gumbel: f32) -> [usize; 2] {
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-        let roots = vec![Vec::new(); 32];
-        let refs: Vec<&Vec<u8>> = roots.iter().collect();
-        let params = SearchParams {
-            score_utility: u,
-            gumbel_scale: gumbel,
-            ..Default::default()
-        };
-        let mut n = [0, 0];
-        for r in gumbel_search(game, &refs, &[sims; 32], &params, &mut Even, &mut rng) {
-            n[r.action as usize] += 1;
-        }
-        n
-    }
-
-    #[test]
-    fn a_finished_game_counts_its_margin_with_score_utility() {
-        // Two wins: alone the result cannot tell them apart, the root noise picks.
-        let [small, large] = picks(&Margins(true), 0.0, 8, 1.0);
-        assert!(small > 0 && large > 0, "{small} / {large}");
-        assert_eq!(picks(&Margins(true), 0.5, 8, 1.0), [0, 32]);
-    }
-
-    #[test]
-    fn a_live_leaf_counts_the_networks_score_with_score_utility() {
-        // Two simulations, one per move: a sure win against a position the network calls
-        // even. The result alone takes the win; a heavy weight on seeds prefers the even
-        // position with the larger lead (0 + 2 × 0.8 > 1 + 2 × 0.2).
-        assert_eq!(picks(&Margins(false), 0.0, 2, 0.0), [32, 0]);
-        assert_eq!(picks(&Margins(false), 2.0, 2, 0.0), [0, 32]);
-    }
-
-    #[test]
-    fn the_value_a_search_reports_leaves_out_the_score() {
-        let value = |game: &Margins, u: f32, sims: u32| {
-            let params = SearchParams {
-                score_utility: u,
-                gumbel_scale: 0.0,
-                ..Default::default()
-            };
-            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-            gumbel_search(game, &[&Vec::new()], &[sims], &params, &mut Even, &mut rng)[0].value
-        };
-        // Two wins by 0.2 and 0.8: the root (valued 0) and eight visits of a win, whatever
-        // the margins weigh.
-        for u in [0.0, 0.5, 2.0] {
-            let v = value(&Margins(true), u, 8);
-            assert!((v - 8.0 / 9.0).abs() < 1e-6, "u = {u}: {v}");
-        }
-        // A win (1) and an even position (0): the root's mean of 0, 0 and 1, though the
-        // utility it maximised (0, 0 + 2 × 0.8, 1 + 2 × 0.2) averages 1.
-        let v = value(&Margins(false), 2.0, 2);
-        assert!((v - 1.0 / 3.0).abs() < 1e-6, "{v}");
-    }
-}
-
-#[cfg(test)]
 mod oware_tests {
     use super::*;
     use ayo_env::{Rules, Variant, VariantState};
@@ -1216,13 +994,7 @@ mod oware_tests {
     /// which the search computes exactly, can show the way.
     struct Misleading(Action);
     impl Evaluator<VariantState> for Misleading {
-        fn evaluate(
-            &mut self,
-            states: &[&VariantState],
-            logits: &mut [f32],
-            values: &mut [f32],
-            _: Option<&mut [f32]>,
-        ) {
+        fn evaluate(&mut self, states: &[&VariantState], logits: &mut [f32], values: &mut [f32]) {
             for i in 0..states.len() {
                 for a in 0..6 {
                     logits[i * 6 + a] = if a == self.0 as usize { 5.0 } else { 0.0 };

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// One variant's entry: `{"model": "ncho/ncho-….ot", "run": "experiments/ncho-…"}`.
+/// One variant's entry: `{"model": "ncho/ncho-….ot", "run": "experiments/runs/ncho-…"}`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Shipped {

@@ -38,9 +38,6 @@ pub struct Trainer {
     v: Vec<Tensor>,
     /// Training steps taken.
     pub step: u64,
-    /// Minutes the run has trained (its wall time over all sessions), for a learning rate that
-    /// decays in minutes (`decay_minutes`); the run sets it before each round of steps.
-    pub minutes: f64,
     /// The moving average of the weights (`ema_decay`), when on.
     average: Option<Average>,
 }
@@ -53,21 +50,16 @@ struct Average {
     decay: f64,
 }
 
-/// The learning rate after `step` training steps and `minutes` of the run's training: linear
-/// warm-up over `warmup_steps`, then cosine from `lr` to `lr_min` over `decay_steps` steps or,
-/// when `decay_minutes` is set, over that many minutes (constant when neither is set).
-pub fn learning_rate(cfg: &TrainConfig, step: u64, minutes: f64) -> f64 {
+/// The learning rate after `step` training steps: linear warm-up over `warmup_steps`, then
+/// cosine from `lr` to `lr_min` over `decay_steps` steps (constant when it is 0).
+pub fn learning_rate(cfg: &TrainConfig, step: u64) -> f64 {
     if step < cfg.warmup_steps {
         return cfg.lr * (step + 1) as f64 / cfg.warmup_steps as f64;
     }
-    let t = if cfg.decay_minutes > 0.0 {
-        minutes / cfg.decay_minutes
-    } else if cfg.decay_steps > 0 {
-        (step - cfg.warmup_steps) as f64 / cfg.decay_steps as f64
-    } else {
+    if cfg.decay_steps == 0 {
         return cfg.lr;
-    };
-    let t = t.clamp(0.0, 1.0);
+    }
+    let t = ((step - cfg.warmup_steps) as f64 / cfg.decay_steps as f64).clamp(0.0, 1.0);
     cfg.lr_min + (cfg.lr - cfg.lr_min) * 0.5 * (1.0 + (std::f64::consts::PI * t).cos())
 }
 
@@ -84,7 +76,6 @@ impl Trainer {
             m,
             v,
             step: 0,
-            minutes: 0.0,
             average: None,
         }
     }
@@ -126,7 +117,7 @@ impl Trainer {
             p.zero_grad();
         }
         total.backward();
-        let lr = learning_rate(cfg, self.step, self.minutes);
+        let lr = learning_rate(cfg, self.step);
         self.step += 1;
         let t = self.step as i32;
         let (bc1, bc2) = (1.0 - BETA1.powi(t), 1.0 - BETA2.powi(t));
@@ -327,30 +318,9 @@ mod tests {
             decay_steps: 100,
             ..Default::default()
         };
-        assert!((learning_rate(&cfg, 0, 0.0) - 0.1).abs() < 1e-12);
-        assert!((learning_rate(&cfg, 10, 0.0) - 1.0).abs() < 1e-12);
-        assert!((learning_rate(&cfg, 60, 0.0) - 0.55).abs() < 1e-12);
-        assert!((learning_rate(&cfg, 500, 0.0) - 0.1).abs() < 1e-12);
-        // Minutes do not move a schedule in steps.
-        assert!((learning_rate(&cfg, 60, 1e6) - 0.55).abs() < 1e-12);
-    }
-
-    #[test]
-    fn schedule_in_minutes_ignores_the_step_count() {
-        let cfg = TrainConfig {
-            lr: 1.0,
-            lr_min: 0.1,
-            warmup_steps: 10,
-            decay_minutes: 60.0,
-            ..Default::default()
-        };
-        // Warm-up is in steps; then the cosine follows the clock: half-way at 30 minutes, at
-        // lr_min from 60 on, whatever the number of steps.
-        assert!((learning_rate(&cfg, 0, 30.0) - 0.1).abs() < 1e-12);
-        for step in [10, 1_000, 1_000_000] {
-            assert!((learning_rate(&cfg, step, 0.0) - 1.0).abs() < 1e-12);
-            assert!((learning_rate(&cfg, step, 30.0) - 0.55).abs() < 1e-12);
-            assert!((learning_rate(&cfg, step, 90.0) - 0.1).abs() < 1e-12);
-        }
+        assert!((learning_rate(&cfg, 0) - 0.1).abs() < 1e-12);
+        assert!((learning_rate(&cfg, 10) - 1.0).abs() < 1e-12);
+        assert!((learning_rate(&cfg, 60) - 0.55).abs() < 1e-12);
+        assert!((learning_rate(&cfg, 500) - 0.1).abs() < 1e-12);
     }
 }

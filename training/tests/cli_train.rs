@@ -377,11 +377,11 @@ fn tiny_run(iterations: u32) -> (tempfile::TempDir, PathBuf, PathBuf) {
 }
 
 #[test]
-fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
-    let (_tmp, _, checkpoint) = tiny_run(30);
+fn evaluate_prints_a_table_writes_a_csv_line_per_agent_and_its_progress_on_stderr() {
+    let (tmp, _, checkpoint) = tiny_run(30);
+    let csv = tmp.path().join("curve.csv");
     let out = ayo(&[
-        "train",
-        "--evaluate",
+        "evaluate",
         checkpoint.to_str().unwrap(),
         "--against",
         "random,greedy",
@@ -389,16 +389,16 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
         "6",
         "--eval-simulations",
         "3",
+        "--csv",
+        csv.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    let lines: Vec<&str> = stdout
-        .lines()
-        .filter(|l| !l.starts_with("config:"))
-        .collect();
-    assert!(lines[0].starts_with("checkpoint,step,"), "{stdout}");
-    assert_eq!(lines.len(), 3, "a header and one line per agent: {stdout}");
+    let written = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = written.lines().collect();
+    assert!(lines[0].starts_with("checkpoint,step,"), "{written}");
+    assert_eq!(lines.len(), 3, "a header and one line per agent: {written}");
     for (line, agent) in lines[1..].iter().zip(["random", "greedy"]) {
         let cells: Vec<&str> = line.split(',').collect();
         assert_eq!(cells[4], agent, "{line}");
@@ -431,7 +431,29 @@ fn evaluate_prints_a_csv_line_per_agent_and_its_progress_on_stderr() {
             stderr.lines().any(|s| s.starts_with(&last)),
             "no line `{last}` in stderr:\n{stderr}"
         );
+        // The table on stdout has the same match: its games, W-D-L and score, and an Elo
+        // inside its interval.
+        let row = stdout
+            .lines()
+            .find(|r| r.starts_with(cells[0]) && r.contains(&format!(" {agent} ")))
+            .unwrap_or_else(|| panic!("no row for {agent} in the table:\n{stdout}"));
+        let cols: Vec<&str> = row
+            .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == ',')
+            .filter(|c| !c.is_empty())
+            .collect();
+        let score = format!("{:.1}%", 100.0 * cells[10].parse::<f64>().unwrap());
+        assert_eq!(
+            cols[..5],
+            [cells[0], agent, "6", &format!("{w}-{d}-{l}"), &score[..]],
+            "{row}"
+        );
+        let elo: Vec<f64> = cols[5..8].iter().map(|c| c.parse().unwrap()).collect();
+        assert!(elo[1] <= elo[0] && elo[0] <= elo[2], "{row}");
     }
+    assert!(stdout.lines().any(|l| l.starts_with("Agent ")), "{stdout}");
+    // `ayo train` no longer evaluates.
+    let old = ayo(&["train", "--evaluate", checkpoint.to_str().unwrap()]);
+    assert!(!old.status.success(), "{}", text(&old));
 }
 
 #[test]
@@ -448,8 +470,6 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
         "false",
         "--eval-c-scale",
         "0.5",
-        "--eval-score-utility",
-        "0.25",
         "--out",
         copied,
     ]);
@@ -463,17 +483,12 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
         assert!(a.equal(&vars_b[name]), "weights {name} differ");
     }
     assert_eq!(
-        (
-            meta_b.config.eval_rescale,
-            meta_b.config.eval_c_scale,
-            meta_b.config.eval_score_utility
-        ),
-        (Some(false), 0.5, 0.25)
+        (meta_b.config.eval_rescale, meta_b.config.eval_c_scale),
+        (Some(false), 0.5)
     );
     let mut only_play = meta_b.clone();
     only_play.config.eval_rescale = meta_a.config.eval_rescale;
     only_play.config.eval_c_scale = meta_a.config.eval_c_scale;
-    only_play.config.eval_score_utility = meta_a.config.eval_score_utility;
     assert_eq!(only_play, meta_a, "nothing but the play settings changed");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(copy.with_extension("json")).unwrap())
@@ -483,10 +498,8 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
     // Every player loading the copy searches with its settings; the original as trained.
     let played = NetAgent::load(&copy, 4, 1).unwrap();
     assert!(!played.params.rescale && played.params.c_scale == 0.5);
-    assert_eq!(played.params.score_utility, 0.25);
     let as_trained = NetAgent::load(&original, 4, 1).unwrap();
     assert!(as_trained.params.rescale && as_trained.params.c_scale == meta_a.config.c_scale);
-    assert_eq!(as_trained.params.score_utility, 0.0);
 
     // A training setting, settings without --out, no settings, a file that is no checkpoint:
     // refused, nothing written.
@@ -513,4 +526,17 @@ fn a_checkpoint_copied_with_other_play_settings_keeps_its_weights_and_plays_with
     assert!(shown.status.success(), "{}", text(&shown));
     let meta: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert_eq!(meta["config"]["eval_c_scale"], 0.5);
+}
+
+#[test]
+fn a_flag_that_contradicts_another_setting_names_where_that_one_came_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = tmp.path().join("run");
+    let args = ["train", "--variant", "oware", "--simulations", "4", "--out"];
+    let out = ayo(&[&args[..], &[run.to_str().unwrap()]].concat());
+    assert!(!out.status.success(), "{}", text(&out));
+    let expected = "simulations = 4 (--simulations) is below fast_simulations = 8 (the default): \
+                    pass --fast-simulations 4 or less too";
+    assert!(text(&out).contains(expected), "{}", text(&out));
+    assert!(!run.exists(), "nothing written");
 }

@@ -7,7 +7,7 @@
 use ayo_env::arena::agents;
 use ayo_env::{Player, Rules};
 use ayo_train::checkpoint;
-use ayo_train::net::CpuNet;
+use ayo_train::net::{CpuNet, Network};
 use std::path::PathBuf;
 
 fn shipped() -> Vec<PathBuf> {

@@ -290,7 +290,8 @@ fn sprt_stops_a_lopsided_match_early() {
 /// A checkpoint plays as `PATH:SIMS` (the shipped oware network, no search) against a baseline.
 #[test]
 fn checkpoints_play_in_tournaments() {
-    let ckpt = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/oware/oware-1h.ot");
+    let ckpt =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/oware/oware-levels-1h.ot");
     assert!(
         ckpt.is_file(),
         "no shipped checkpoint at {}",
@@ -317,5 +318,5 @@ fn checkpoints_play_in_tournaments() {
         "{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("net:oware-1h@0"), "{stdout}");
+    assert!(stdout.contains("net:oware-levels-1h@0"), "{stdout}");
 }

@@ -320,7 +320,7 @@ async fn bad_games_are_refused_with_the_bad_value_named() {
         StatusCode::BAD_REQUEST,
         &["/no/such.ot:32"],
     );
-    let oware = format!("{}:8", model("oware", "oware-1h.ot"));
+    let oware = format!("{}:8", model("oware", "oware-levels-1h.ot"));
     refused(
         post(&app, games, json!({"variant": "ayo", "opponent": oware})).await,
         StatusCode::BAD_REQUEST,
@@ -669,7 +669,7 @@ async fn analysis_gives_the_networks_value_priors_and_visits() {
         .sum();
     assert_eq!(a["search"]["simulations"], 32);
     assert!(visits > 0 && visits <= 32, "{visits}");
-    let oware = model("oware", "oware-1h.ot");
+    let oware = model("oware", "oware-levels-1h.ot");
     refused(
         post(&app, &uri, json!({"checkpoint": oware})).await,
         StatusCode::BAD_REQUEST,

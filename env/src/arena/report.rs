@@ -152,10 +152,33 @@ pub fn build(
     }
 }
 
-/// The report as text tables.
+/// The report as text tables: the heading, the ratings, the likelihood of superiority (more
+/// than two players), the cross-table and the SPRT's verdict.
 pub fn render(r: &Report) -> String {
     let mut s = String::new();
     let width = r.players.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
+    render_ratings(&mut s, r, width);
+    if r.players.len() > 2 {
+        render_los(&mut s, r, width);
+    }
+    render_crosstable(&mut s, r, width);
+    if let Some(t) = &r.sprt {
+        let verdict = match t.decision {
+            SprtDecision::AcceptH1 => "H1 accepted: the new player is stronger",
+            SprtDecision::AcceptH0 => "H0 accepted: the new player is not stronger",
+            SprtDecision::Continue => "undecided (game limit reached)",
+        };
+        let _ = writeln!(
+            s,
+            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) after {} pairs — {verdict}",
+            t.test.elo0, t.test.elo1, t.test.alpha, t.test.beta, t.llr, t.lower, t.upper, t.pairs
+        );
+    }
+    s
+}
+
+/// The heading and the ratings table.
+fn render_ratings(s: &mut String, r: &Report, width: usize) {
     let _ = writeln!(
         s,
         "{} — {} games in {} pairs ({} plies of random opening, {} distinct games), {:.1} s; Elo anchored on {}",
@@ -193,42 +216,45 @@ pub fn render(r: &Report) -> String {
             100.0 * row.draws
         );
     }
-    if r.players.len() > 2 {
-        let _ = writeln!(
-            s,
-            "\nLikelihood of superiority (row stronger than column), %:"
-        );
-        let label = width + 4;
-        let _ = write!(s, "{:<label$}", "");
-        for k in 1..=r.players.len() {
-            let _ = write!(s, "  {k:>5}");
+}
+
+/// The likelihood that each player is stronger than each other.
+fn render_los(s: &mut String, r: &Report, width: usize) {
+    let _ = writeln!(
+        s,
+        "\nLikelihood of superiority (row stronger than column), %:"
+    );
+    let label = width + 4;
+    let _ = write!(s, "{:<label$}", "");
+    for k in 1..=r.players.len() {
+        let _ = write!(s, "  {k:>5}");
+    }
+    let _ = writeln!(s);
+    for (i, name) in r.players.iter().enumerate() {
+        let _ = write!(s, "{:<label$}", format!("{:>2} {name}", i + 1));
+        for j in 0..r.players.len() {
+            if i == j {
+                let _ = write!(s, "  {:>5}", "-");
+            } else {
+                let _ = write!(s, "  {:>5.1}", 100.0 * r.los[i][j]);
+            }
         }
         let _ = writeln!(s);
-        for (i, name) in r.players.iter().enumerate() {
-            let _ = write!(s, "{:<label$}", format!("{:>2} {name}", i + 1));
-            for j in 0..r.players.len() {
-                if i == j {
-                    let _ = write!(s, "  {:>5}", "-");
-                } else {
-                    let _ = write!(s, "  {:>5.1}", 100.0 * r.los[i][j]);
-                }
-            }
-            let _ = writeln!(s);
-        }
     }
+}
+
+/// Each pairing once (the first player listed first): W-D-L by seat, pairs, distinct games.
+fn render_crosstable(s: &mut String, r: &Report, width: usize) {
     let _ = writeln!(
         s,
         "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW; distinct games):"
     );
-    for row in r.crosstable.iter().filter(|row| {
-        let i = r.players.iter().position(|n| *n == row.player).unwrap_or(0);
-        let j = r
-            .players
-            .iter()
-            .position(|n| *n == row.opponent)
-            .unwrap_or(0);
-        i < j
-    }) {
+    let position = |name: &str| r.players.iter().position(|n| n == name).unwrap_or(0);
+    for row in r
+        .crosstable
+        .iter()
+        .filter(|row| position(&row.player) < position(&row.opponent))
+    {
         let p = row.pentanomial;
         let _ = writeln!(
             s,
@@ -245,19 +271,6 @@ pub fn render(r: &Report) -> String {
             row.distinct
         );
     }
-    if let Some(t) = &r.sprt {
-        let verdict = match t.decision {
-            SprtDecision::AcceptH1 => "H1 accepted: the new player is stronger",
-            SprtDecision::AcceptH0 => "H0 accepted: the new player is not stronger",
-            SprtDecision::Continue => "undecided (game limit reached)",
-        };
-        let _ = writeln!(
-            s,
-            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) after {} pairs — {verdict}",
-            t.test.elo0, t.test.elo1, t.test.alpha, t.test.beta, t.llr, t.lower, t.upper, t.pairs
-        );
-    }
-    s
 }
 
 /// Writes `tournament.json`, `tournament.txt`, `ratings.csv`, `crosstable.csv` and `los.csv`

@@ -219,111 +219,149 @@ pub fn play(
     let mut live: Vec<LiveGame> = Vec::new();
     let mut finished = Vec::new();
     let capacity = config.concurrency.max(2);
-
     loop {
         // Start new pairs while there is room.
-        while live.len() + 2 <= capacity.max(2) {
+        while live.len() + 2 <= capacity {
             let Some((index, (a, b))) = queue.next() else {
                 break;
             };
             let opening =
                 random_opening(rules, config.opening_plies, config.varied_starts, &mut rng);
             let slot = slots.len();
+            live.extend(start_pair(rules, config, &names, slot, [a, b], &opening));
             slots.push(Some(PairSlot {
                 index,
                 a,
                 b,
-                opening: opening.clone(),
+                opening,
                 records: [None, None],
             }));
-            for (leg, seats) in [[a, b], [b, a]].into_iter().enumerate() {
-                let state = match &opening {
-                    Some(text) => rules
-                        .parse_notation(text)
-                        .expect("the notation of a reachable position parses"),
-                    None => rules.start(Player::South),
-                };
-                let first = rules.to_play(&state).expect("openings are live");
-                let mut record = GameRecord::new(rules, first, opening.clone(), config.detail);
-                record.seats = [names[seats[0]].clone(), names[seats[1]].clone()];
-                live.push(LiveGame {
-                    slot,
-                    leg,
-                    seats,
-                    state,
-                    record,
-                });
-            }
         }
         if live.is_empty() {
             break;
         }
-
-        // One decision in every live game: each agent chooses for all games it is to move in.
-        let mut waiting: Vec<Vec<usize>> = vec![Vec::new(); players.len()];
-        for (g, game) in live.iter().enumerate() {
-            let mover = rules.to_play(&game.state).expect("live games are not over");
-            waiting[game.seats[mover.index()]].push(g);
-        }
-        let choices: Vec<Vec<(Action, Analysis)>> = players
-            .par_iter_mut()
-            .zip(waiting.par_iter())
-            .map(|(agent, games)| {
-                if games.is_empty() {
-                    return Vec::new();
-                }
-                let states: Vec<&VariantState> = games.iter().map(|&g| &live[g].state).collect();
-                agent.choose_batch(rules, &states)
-            })
-            .collect();
-        for (p, (games, chosen)) in waiting.iter().zip(&choices).enumerate() {
-            if games.len() != chosen.len() {
-                return Err(MatchError::BadBatch {
-                    agent: names[p].clone(),
-                    got: chosen.len(),
-                    expected: games.len(),
-                });
-            }
-            for (&g, &(action, _)) in games.iter().zip(chosen) {
-                let game = &mut live[g];
-                game.record
-                    .play(rules, &mut game.state, action)
-                    .map_err(|source| MatchError::BadMove {
-                        agent: names[p].clone(),
-                        action,
-                        source,
-                    })?;
-            }
-        }
-
-        // Retire finished games; report finished pairs.
-        let mut g = 0;
-        while g < live.len() {
-            let game = &mut live[g];
-            let over = rules.is_terminal(&game.state);
-            let cut = !over && rules.ply(&game.state) >= config.max_plies;
-            if !(over || cut) {
-                g += 1;
-                continue;
-            }
-            if cut {
-                game.record.finish(rules, &game.state, true);
-            }
-            let game = live.swap_remove(g);
-            let slot = slots[game.slot].as_mut().expect("slot of a live game");
-            slot.records[game.leg] = Some(game.record);
-            if slot.records.iter().all(Option::is_some) {
-                let slot = slots[game.slot].take().expect("slot of a live game");
-                let pair = finish_pair(slot);
-                let control = on_pair(&pair);
-                finished.push(pair);
-                if control == Control::Stop {
-                    return Ok(finished);
-                }
+        decide(rules, players, &names, &mut live)?;
+        for pair in retire(rules, config, &mut live, &mut slots) {
+            let control = on_pair(&pair);
+            finished.push(pair);
+            if control == Control::Stop {
+                return Ok(finished);
             }
         }
     }
     Ok(finished)
+}
+
+/// The two games of the pair in `slot` between `a` and `b` (`players`), from `opening`: `a`
+/// South in the first, North in the second.
+fn start_pair(
+    rules: &Variant,
+    config: &MatchConfig,
+    names: &[String],
+    slot: usize,
+    [a, b]: [usize; 2],
+    opening: &Option<String>,
+) -> Vec<LiveGame> {
+    [[a, b], [b, a]]
+        .into_iter()
+        .enumerate()
+        .map(|(leg, seats)| {
+            let state = match opening {
+                Some(text) => rules
+                    .parse_notation(text)
+                    .expect("the notation of a reachable position parses"),
+                None => rules.start(Player::South),
+            };
+            let first = rules.to_play(&state).expect("openings are live");
+            let mut record = GameRecord::new(rules, first, opening.clone(), config.detail);
+            record.seats = [names[seats[0]].clone(), names[seats[1]].clone()];
+            LiveGame {
+                slot,
+                leg,
+                seats,
+                state,
+                record,
+            }
+        })
+        .collect()
+}
+
+/// One decision in every live game: each agent chooses for all games it is to move in (the
+/// agents in parallel), and the moves are played.
+fn decide(
+    rules: &Variant,
+    players: &mut [Box<dyn Agent>],
+    names: &[String],
+    live: &mut [LiveGame],
+) -> Result<(), MatchError> {
+    let mut waiting: Vec<Vec<usize>> = vec![Vec::new(); players.len()];
+    for (g, game) in live.iter().enumerate() {
+        let mover = rules.to_play(&game.state).expect("live games are not over");
+        waiting[game.seats[mover.index()]].push(g);
+    }
+    let choices: Vec<Vec<(Action, Analysis)>> = players
+        .par_iter_mut()
+        .zip(waiting.par_iter())
+        .map(|(agent, games)| {
+            if games.is_empty() {
+                return Vec::new();
+            }
+            let states: Vec<&VariantState> = games.iter().map(|&g| &live[g].state).collect();
+            agent.choose_batch(rules, &states)
+        })
+        .collect();
+    for (p, (games, chosen)) in waiting.iter().zip(&choices).enumerate() {
+        if games.len() != chosen.len() {
+            return Err(MatchError::BadBatch {
+                agent: names[p].clone(),
+                got: chosen.len(),
+                expected: games.len(),
+            });
+        }
+        for (&g, &(action, _)) in games.iter().zip(chosen) {
+            let game = &mut live[g];
+            game.record
+                .play(rules, &mut game.state, action)
+                .map_err(|source| MatchError::BadMove {
+                    agent: names[p].clone(),
+                    action,
+                    source,
+                })?;
+        }
+    }
+    Ok(())
+}
+
+/// Takes the games that are over or cut by the ply cap out of `live`, and returns the pairs
+/// that they finish, in the order they finished.
+fn retire(
+    rules: &Variant,
+    config: &MatchConfig,
+    live: &mut Vec<LiveGame>,
+    slots: &mut [Option<PairSlot>],
+) -> Vec<PlayedPair> {
+    let mut pairs = Vec::new();
+    let mut g = 0;
+    while g < live.len() {
+        let game = &mut live[g];
+        let over = rules.is_terminal(&game.state);
+        let cut = !over && rules.ply(&game.state) >= config.max_plies;
+        if !(over || cut) {
+            g += 1;
+            continue;
+        }
+        if cut {
+            game.record.finish(rules, &game.state, true);
+        }
+        let game = live.swap_remove(g);
+        let slot = slots[game.slot].as_mut().expect("slot of a live game");
+        slot.records[game.leg] = Some(game.record);
+        if slot.records.iter().all(Option::is_some) {
+            let slot = slots[game.slot].take().expect("slot of a live game");
+            pairs.push(finish_pair(slot));
+        }
+    }
+    pairs
 }
 
 /// Points of the South player of a finished record: 1 win, ½ draw (or cut), 0 loss.

@@ -20,18 +20,12 @@ pub struct Args {
     /// Scale of the root Gumbel noise (0: the search's best move).
     #[arg(long)]
     eval_gumbel_scale: Option<f32>,
-    /// Actions the Gumbel root considers (0: as in self-play).
-    #[arg(long)]
-    eval_max_considered: Option<usize>,
     /// `c_scale` of the sigma transform (0: as in self-play).
     #[arg(long)]
     eval_c_scale: Option<f32>,
     /// Min-max rescale the search's action values per node (`true`/`false`).
     #[arg(long)]
     eval_rescale: Option<bool>,
-    /// Weight of the score head beside the value when the move is picked (0: the value alone).
-    #[arg(long)]
-    eval_score_utility: Option<f32>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -43,10 +37,8 @@ pub fn run(a: Args) -> Result<()> {
         }
     };
     set("eval_gumbel_scale", a.eval_gumbel_scale.map(Into::into));
-    set("eval_max_considered", a.eval_max_considered.map(Into::into));
     set("eval_c_scale", a.eval_c_scale.map(Into::into));
     set("eval_rescale", a.eval_rescale.map(Into::into));
-    set("eval_score_utility", a.eval_score_utility.map(Into::into));
     let Some(out) = a.out else {
         if !given.is_empty() {
             bail!("play settings are written into a copy: give --out FILE");

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod checkpoint;
 pub mod engine;
+pub mod evaluate;
 pub mod perft;
 pub mod play;
 pub mod plot;

@@ -1,5 +1,5 @@
 //! PNG charts drawn with `plotters`' bitmap backend, and `ayo plot`, which draws a learning
-//! curve from the CSV that `ayo train --evaluate` prints (curve points measured separately,
+//! curve from the CSV that `ayo evaluate --csv` writes (curve points measured separately,
 //! or a curve whose evaluation was stopped part-way). Text needs a TrueType font: the first
 //! of a few usual system fonts that exists is used (`AYO_PLOT_FONT` names another); without
 //! one the chart is drawn without labels rather than not at all. Charts are drawn into a buffer
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// CSV files printed by `ayo train --evaluate` (their rows are drawn together).
+    /// CSV files written by `ayo evaluate --csv` (their rows are drawn together).
     #[arg(required = true, num_args = 1..)]
     csv: Vec<PathBuf>,
     /// The PNG to draw.
@@ -42,7 +42,7 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// The header of the CSV that `ayo train --evaluate` prints, one row per checkpoint and agent
+/// The header of the CSV that `ayo evaluate --csv` writes, one row per checkpoint and agent
 /// (`distinct`: different games, identical ones counted once; `truncated`: games cut by the
 /// ply cap; `pairs_*`: the pairs of games from one opening, one in each seat, that the network
 /// won both, split, lost both); [`Curve::add_csv`] reads its columns by these names.
@@ -75,7 +75,7 @@ impl Curve {
         self.series.iter().map(|(_, pts)| pts.len()).sum()
     }
 
-    /// Adds the rows of `ayo train --evaluate`'s CSV (columns found by the header's names:
+    /// Adds the rows of `ayo evaluate`'s CSV (columns found by the header's names:
     /// `checkpoint`, `wall_time_s`, `agent`, `simulations`, `score`); returns a title from the
     /// first row: its checkpoint's run folder and the simulations. A row that cannot be read
     /// is an error naming its line, and nothing of the file is added.
@@ -432,7 +432,7 @@ mod tests {
         ];
         score_by_minutes(&curve, "oware@1 — learning curve", &series).unwrap();
         assert_eq!(&std::fs::read(&curve).unwrap()[1..4], b"PNG");
-        // The same chart from `ayo train --evaluate`'s CSV, rows in any order.
+        // The same chart from `ayo evaluate`'s CSV, rows in any order.
         let mut read = Curve::default();
         let title = read.add_csv(CSV).unwrap();
         assert_eq!(

@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, default_value_t = 8)]
     checkpoints: usize,
     /// Start each pair's opening from the variant's varied starts (the round-based variants: a
-    /// later round with unequal house ownership, as training and `ayo train --evaluate` do)
+    /// later round with unequal house ownership, as training and `ayo evaluate` do)
     /// instead of the start position.
     #[arg(long)]
     varied_starts: bool,
@@ -105,7 +105,6 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         .collect::<Result<_, _>>()?;
     let names = report::unique_names(&agents);
     let n = agents.len();
-    let rounds = a.games.div_ceil(2).max(1);
     let sprt = match &a.sprt {
         Some(v) => {
             if n != 2 {
@@ -115,11 +114,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         }
         None => None,
     };
-    let schedule = match &a.gauntlet {
-        Some(who) => tournament::gauntlet(n, find(&names, who, "--gauntlet")?, rounds),
-        None if sprt.is_some() => (0..rounds).map(|_| (0, 1)).collect(),
-        None => tournament::round_robin(n, rounds),
-    };
+    let schedule = schedule(a, &names, sprt.is_some())?;
     let anchor = match &a.anchor {
         Some(who) => find(&names, who, "--anchor")?,
         None => 0,
@@ -132,16 +127,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         detail: false,
         varied_starts: a.varied_starts,
     };
-    let games_dir = match (&a.out, a.no_records) {
-        (Some(out), false) => {
-            let dir = out.join("games");
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            Some(dir)
-        }
-        _ => None,
-    };
-
+    let games_dir = games_dir(a)?;
     let started = Instant::now();
     let total = schedule.len();
     let mut counts = Pentanomial::default();
@@ -208,6 +194,30 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         ayo_env::arena::report::write(out, &report)?;
     }
     Ok(report)
+}
+
+/// The pairs of games to play: a gauntlet of one player, a match of two under an SPRT, or a
+/// round robin; `--games` per pairing.
+fn schedule(a: &Args, names: &[String], sprt: bool) -> Result<Vec<(usize, usize)>> {
+    let (n, rounds) = (names.len(), a.games.div_ceil(2).max(1));
+    Ok(match &a.gauntlet {
+        Some(who) => tournament::gauntlet(n, find(names, who, "--gauntlet")?, rounds),
+        None if sprt => (0..rounds).map(|_| (0, 1)).collect(),
+        None => tournament::round_robin(n, rounds),
+    })
+}
+
+/// The folder the game records go to (`OUT/games`, created), unless --no-records or no --out.
+fn games_dir(a: &Args) -> Result<Option<PathBuf>> {
+    match (&a.out, a.no_records) {
+        (Some(out), false) => {
+            let dir = out.join("games");
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            Ok(Some(dir))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// A player by name or by position from 1.
@@ -279,7 +289,7 @@ fn run_variant(dir: &Path) -> Result<Variant> {
     let path = dir.join("config.toml");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("cannot read {} (pass --variant)", path.display()))?;
-    let config = TrainConfig::from_toml(&text)
+    let config = TrainConfig::from_run_toml(&text)
         .with_context(|| format!("{} is not a training run's config", path.display()))?;
     Ok(config.rules()?)
 }

@@ -1,13 +1,9 @@
-//! `ayo train`: AlphaZero-style training with a Gumbel search, or `--bench` for throughput.
+//! `ayo train`: AlphaZero-style training with a Gumbel search (alone, or as the learner of a
+//! distributed run), or `--bench` for throughput.
 
-use crate::cli::plot::{Curve, CSV_HEADER};
-use crate::cli::PairProgress;
 use anyhow::{Context, Result};
-use ayo_env::arena::tournament::MatchConfig;
-use ayo_env::{Player, Rules, Variant};
-use ayo_train::agent::{load_player, NetAgent};
-use ayo_train::config::{self, TrainConfig};
-use ayo_train::eval;
+use ayo_env::{Player, Rules};
+use ayo_train::config::{self, Given, TrainConfig};
 use ayo_train::logger::metric;
 use ayo_train::net::Net;
 use ayo_train::replay::ReplayBuffer;
@@ -40,22 +36,6 @@ pub struct Args {
     /// Measure leaf evaluations/s in search, self-play positions/s and training samples/s, then exit.
     #[arg(long)]
     bench: bool,
-    /// Instead of training, play these checkpoints (with --eval-simulations per move) against
-    /// every agent of --against and print one CSV line per pair (a learning curve); the
-    /// progress of each match, with its W-D-L so far, goes to stderr.
-    #[arg(long, num_args = 1..)]
-    evaluate: Vec<PathBuf>,
-    /// Baseline agents of --evaluate, comma-separated (e.g. `mcts:1000,alphabeta:6`).
-    #[arg(long, default_value = "mcts:1000,alphabeta:6")]
-    against: String,
-    /// With --evaluate: options of the games played on top of the checkpoint's, e.g.
-    /// `episode=match` to play whole matches with a network trained on rounds.
-    #[arg(long, default_value = "")]
-    play_options: String,
-    /// With --evaluate: also draw the learning curve (score against each agent by minutes of
-    /// training) into this PNG.
-    #[arg(long)]
-    curve: Option<PathBuf>,
     /// Stop after this many iterations (one move in every self-play game each; with --learner,
     /// one shard each).
     #[arg(long)]
@@ -75,6 +55,20 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 pub fn run(a: Args) -> Result<()> {
+    let (given, cfg) = resolve(&a)?;
+    tch::set_num_threads(cfg.threads as i32);
+    if a.bench {
+        bench(&cfg)
+    } else {
+        train(&a, &given, cfg)
+    }
+}
+
+/// The settings given (the config file's keys, then the flags given on the command line) and
+/// the run's configuration they make. A new run (or a benchmark) without --config starts from
+/// its variant's tuned config; a resumed run keeps its saved settings ([`Run::resume`] checks
+/// the given ones against them).
+fn resolve(a: &Args) -> Result<(Given, TrainConfig)> {
     let matches = <crate::Cli as clap::CommandFactory>::command()
         .try_get_matches()
         .ok();
@@ -88,17 +82,26 @@ pub fn run(a: Args) -> Result<()> {
             })
             .unwrap_or(false)
     };
-    // A new run (or a benchmark) without --config starts from its variant's tuned config;
-    // a resumed run keeps its saved settings, and --evaluate reads the checkpoints'.
-    let tuned = match (&a.config, a.resume || !a.evaluate.is_empty()) {
+    let tuned = match (&a.config, a.resume) {
         (None, false) => config::tuned(&a.train.variant),
         _ => None,
     };
-    let given = match tuned {
-        Some(text) => TrainConfig::given_text(Some(text), &a.train, explicit)?,
-        None => TrainConfig::given(a.config.as_deref(), &a.train, explicit)?,
+    let file = match (&a.config, tuned) {
+        (Some(path), _) => Some((
+            path.display().to_string(),
+            std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read config {}", path.display()))?,
+        )),
+        (None, Some(text)) => {
+            let name = a.train.variant.split('@').next().unwrap_or_default();
+            Some((format!("experiments/{name}.toml"), text.to_string()))
+        }
+        (None, None) => None,
     };
-    let cfg = TrainConfig::default().with(&given)?;
+    let file = file
+        .as_ref()
+        .map(|(name, text)| (name.as_str(), text.as_str()));
+    let (given, cfg) = TrainConfig::resolve_text(file, &a.train, explicit)?;
     if tuned.is_some() {
         println!(
             "config: experiments/{}.toml as built into ayo (tuned for {}); --config FILE for another",
@@ -106,24 +109,18 @@ pub fn run(a: Args) -> Result<()> {
             cfg.variant
         );
     }
-    tch::set_num_threads(cfg.threads as i32);
-    if a.bench {
-        return bench(&cfg);
-    }
-    if !a.evaluate.is_empty() {
-        return evaluate(
-            &a.evaluate,
-            &a.against,
-            &a.play_options,
-            a.curve.as_deref(),
-            &cfg,
-        );
-    }
+    Ok((given, cfg))
+}
+
+/// Trains until the time (--minutes) or the iterations (--iterations) are spent or Ctrl-C:
+/// self-play and training steps in turn, or as the learner of a distributed run, training on
+/// its workers' shards. Checkpoints and evaluates when due, and saves at the end.
+fn train(a: &Args, given: &Given, cfg: TrainConfig) -> Result<()> {
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
     });
     let mut run = if a.resume {
-        Run::resume(&out, &given)
+        Run::resume(&out, given)
             .with_context(|| format!("cannot resume the run in {}", out.display()))?
     } else {
         Run::create(cfg, &out)?
@@ -134,7 +131,6 @@ pub fn run(a: Args) -> Result<()> {
         (Some(_), false) => anyhow::bail!("--run is for the learner of a distributed run: add --learner (workers run `ayo selfplay --run URL`)"),
         _ => None,
     };
-
     println!(
         "training {} in {} — {} parameters, {} games × {} simulations, step {}",
         run.rules.id(),
@@ -144,33 +140,19 @@ pub fn run(a: Args) -> Result<()> {
         run.cfg.simulations,
         run.trainer.step
     );
-    let budget = a.minutes.map(|m| Duration::from_secs_f64(m * 60.0));
-    let bar = match budget {
-        Some(d) => ProgressBar::new(d.as_secs().max(1)),
-        None => ProgressBar::new_spinner(),
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}")
-            .unwrap()
-            .progress_chars("=> "),
-    );
-    let start = Instant::now();
-    let mut last_log = Instant::now();
-    let mut last_line = Instant::now();
+    let mut progress = TrainProgress::start(a.minutes);
     let mut iterations = 0u64;
     loop {
         if STOP.load(Ordering::SeqCst) {
-            say(&bar, "interrupted: finishing the step and saving".into());
+            progress.say("interrupted: finishing the step and saving".into());
             break;
         }
-        if budget.is_some_and(|d| start.elapsed() >= d)
-            || a.iterations.is_some_and(|n| iterations >= n)
-        {
+        if progress.time_is_up() || a.iterations.is_some_and(|n| iterations >= n) {
             break;
         }
         match &mut learner {
             Some(l) => {
-                if !l.poll(&mut run, &bar)? {
+                if !l.poll(&mut run, &progress.bar)? {
                     std::thread::sleep(Duration::from_millis(100));
                 }
             }
@@ -179,54 +161,21 @@ pub fn run(a: Args) -> Result<()> {
             }
         }
         iterations += 1;
-        if last_log.elapsed() >= Duration::from_secs(10) {
-            last_log = Instant::now();
-            let s = run.log_window();
-            let get = |k: &str| {
-                s.iter()
-                    .find(|(n, _)| n == k)
-                    .map(|(_, v)| *v)
-                    .unwrap_or(f64::NAN)
-            };
-            let progress = format!(
-                "{} games {:.1} games/s {:.0} pos/s | step {} loss p {:.3} v {:.3} s {:.3}",
-                run.selfplay.games,
-                get(metric::GAMES_PER_S),
-                get(metric::POSITIONS_PER_S),
-                run.trainer.step,
-                get(metric::LOSS_POLICY),
-                get(metric::LOSS_VALUE),
-                get(metric::LOSS_SCORE),
-            );
-            // Without a terminal (a log file, CI) the bar is hidden: a plain line every 30 s.
-            if bar.is_hidden() && last_line.elapsed() >= Duration::from_secs(30) {
-                last_line = Instant::now();
-                println!("{:.0} s: {progress}", start.elapsed().as_secs_f64());
-            }
-            bar.set_message(progress);
-            if budget.is_some() {
-                bar.set_position(start.elapsed().as_secs());
-            } else {
-                bar.tick();
-            }
-        }
+        progress.update(&mut run);
         if run.checkpoint_due() {
             run.save()?;
         }
         if run.eval_due() {
             let r = run.evaluate()?;
-            say(
-                &bar,
-                format!(
-                    "step {}: vs {} won {}, drew {}, lost {} of {}",
-                    run.trainer.step,
-                    run.cfg.eval_agent,
-                    r.wins,
-                    r.draws,
-                    r.losses,
-                    r.games()
-                ),
-            );
+            progress.say(format!(
+                "step {}: vs {} won {}, drew {}, lost {} of {}",
+                run.trainer.step,
+                run.cfg.eval_agent,
+                r.wins,
+                r.draws,
+                r.losses,
+                r.games()
+            ));
         }
     }
     run.log_window();
@@ -234,7 +183,7 @@ pub fn run(a: Args) -> Result<()> {
         l.publish(&run)?;
     }
     let path = run.save()?;
-    bar.finish_and_clear();
+    progress.bar.finish_and_clear();
     println!(
         "saved {} (step {}, {} games, {} positions, {:.0} s of training); continue with --resume --out {}",
         path.display(),
@@ -247,86 +196,80 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
-/// Plays every checkpoint against every player of `against` (`cfg.eval_games` games in
-/// seat-swapped pairs from shared random openings of `eval_opening_plies`, varied starts with
-/// `eval_varied_starts`, root noise `cfg.eval_gumbel_scale`; the games' options are the
-/// checkpoint's plus `play_options`) and prints CSV with the columns of [`CSV_HEADER`]
-/// (identical games counted once in `distinct`; games cut by the ply cap counted as draws;
-/// each opening's pair of games won both, split or lost both; the wins sitting South and North).
-/// With `curve`, draws the scores by minutes of training into that PNG.
-fn evaluate(
-    checkpoints: &[PathBuf],
-    against: &str,
-    play_options: &str,
-    curve: Option<&std::path::Path>,
-    cfg: &TrainConfig,
-) -> Result<()> {
-    println!("{CSV_HEADER}");
-    let mut series = Curve::default();
-    let mut variant = String::new();
-    for path in checkpoints {
-        for spec in against.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
-            cfg.apply_eval_settings(&mut me.params);
-            let meta = me.meta.clone().expect("loaded from a checkpoint");
-            let mut rules = meta.rules()?;
-            for (key, value) in Variant::parse_options(play_options)? {
-                rules.set_option(&key, &value)?;
-            }
-            me.check_rules(&rules)?;
-            let other = load_player(spec, &rules, cfg.eval_simulations, cfg.seed.wrapping_add(1))?;
-            let match_config = MatchConfig {
-                max_plies: cfg.max_plies.max(meta.config.max_plies),
-                ..cfg.eval_match_config()
-            };
-            let r = eval::play_match_observed(
-                &rules,
-                Box::new(me),
-                other,
-                cfg.eval_games,
-                &match_config,
-                progress(&format!("{} vs {spec}", path.display())),
-            )?;
-            println!(
-                "{},{},{:.0},{},{spec},{},{},{},{},{},{:.3},{},{},{},{},{},{},{}",
-                path.display(),
-                meta.step,
-                meta.wall_time_s,
-                meta.positions,
-                cfg.eval_simulations,
-                r.games(),
-                r.wins,
-                r.draws,
-                r.losses,
-                r.score(),
-                r.distinct,
-                r.truncated,
-                r.pairs_won_both,
-                r.pairs_split(),
-                r.pairs_lost_both,
-                r.wins_south,
-                r.wins_north()
-            );
-            variant = rules.id();
-            series.add(spec, meta.wall_time_s / 60.0, r.score());
-        }
-    }
-    if let Some(png) = curve {
-        series.draw(png, &Curve::title(&variant, cfg.eval_simulations))?;
-    }
-    Ok(())
+/// The progress of a training session: a bar on a terminal (against the time budget, or a
+/// spinner), a plain line every 30 s without one (a log file, CI).
+struct TrainProgress {
+    bar: ProgressBar,
+    budget: Option<Duration>,
+    start: Instant,
+    last_log: Instant,
+    last_line: Instant,
 }
 
-/// The progress of an evaluation match ([`PairProgress`]), each line with the W-D-L so far.
-fn progress(label: &str) -> impl FnMut(usize, usize, &eval::MatchResult) {
-    let progress = PairProgress::start();
-    let label = label.to_string();
-    move |done, pairs, so_far| {
-        let tally = format!(
-            "{label}: {}-{}-{}",
-            so_far.wins, so_far.draws, so_far.losses
+impl TrainProgress {
+    fn start(minutes: Option<f64>) -> TrainProgress {
+        let budget = minutes.map(|m| Duration::from_secs_f64(m * 60.0));
+        let bar = match budget {
+            Some(d) => ProgressBar::new(d.as_secs().max(1)),
+            None => ProgressBar::new_spinner(),
+        };
+        bar.set_style(
+            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {msg}")
+                .unwrap()
+                .progress_chars("=> "),
         );
-        progress.update(done, pairs, &tally);
+        TrainProgress {
+            bar,
+            budget,
+            start: Instant::now(),
+            last_log: Instant::now(),
+            last_line: Instant::now(),
+        }
+    }
+
+    /// Whether the session's time budget is spent.
+    fn time_is_up(&self) -> bool {
+        self.budget.is_some_and(|d| self.start.elapsed() >= d)
+    }
+
+    /// Every 10 s: logs the run's window of scalars and shows its throughput and losses.
+    fn update(&mut self, run: &mut Run) {
+        if self.last_log.elapsed() < Duration::from_secs(10) {
+            return;
+        }
+        self.last_log = Instant::now();
+        let s = run.log_window();
+        let get = |k: &str| {
+            s.iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| *v)
+                .unwrap_or(f64::NAN)
+        };
+        let progress = format!(
+            "{} games {:.1} games/s {:.0} pos/s | step {} loss p {:.3} v {:.3} s {:.3}",
+            run.selfplay.games,
+            get(metric::GAMES_PER_S),
+            get(metric::POSITIONS_PER_S),
+            run.trainer.step,
+            get(metric::LOSS_POLICY),
+            get(metric::LOSS_VALUE),
+            get(metric::LOSS_SCORE),
+        );
+        if self.bar.is_hidden() && self.last_line.elapsed() >= Duration::from_secs(30) {
+            self.last_line = Instant::now();
+            println!("{:.0} s: {progress}", self.start.elapsed().as_secs_f64());
+        }
+        self.bar.set_message(progress);
+        if self.budget.is_some() {
+            self.bar.set_position(self.start.elapsed().as_secs());
+        } else {
+            self.bar.tick();
+        }
+    }
+
+    /// Prints a line above the bar (or plainly when the bar is hidden).
+    fn say(&self, line: String) {
+        say(&self.bar, line)
     }
 }
 
@@ -339,7 +282,9 @@ fn say(bar: &ProgressBar, line: String) {
     }
 }
 
-/// Prints the three throughput figures of issue 7 for `cfg`'s variant and network.
+/// Prints the three throughput figures for `cfg`'s variant and network: leaf evaluations per
+/// second in search, self-play positions per second (full searches, then with the playout cap
+/// if the config has one) and training samples per second.
 fn bench(cfg: &TrainConfig) -> Result<()> {
     let rules = cfg.rules()?;
     tch::manual_seed(0);
@@ -355,8 +300,23 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         tch::get_num_threads(),
         net.vs.device()
     );
-    // Positions a few random plies into the game, so the trees differ.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut helper = (cfg.selfplay_threads > 1).then(|| net.duplicate().expect("same shape"));
+    bench_search(cfg, &rules, &net, helper.as_mut(), &mut rng);
+    let buffer = bench_selfplay(cfg, &rules, &net, helper.as_mut());
+    bench_training(cfg, net, &buffer, &mut rng);
+    Ok(())
+}
+
+/// Leaf evaluations per second of `cfg.games` searches batched together, from positions a few
+/// random plies into the game (so that the trees differ).
+fn bench_search(
+    cfg: &TrainConfig,
+    rules: &ayo_env::Variant,
+    net: &Net,
+    mut helper: Option<&mut Net>,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) {
     let states: Vec<_> = (0..cfg.games)
         .map(|_| {
             let mut s = rules.start(Player::South);
@@ -377,18 +337,17 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
     let refs: Vec<_> = states.iter().collect();
     let sims = vec![cfg.simulations; refs.len()];
     let params = cfg.search_params();
-    let mut helper = (cfg.selfplay_threads > 1).then(|| net.duplicate().expect("same shape"));
     let (mut evals, mut secs) = (0u64, 0.0);
     while secs < 5.0 {
         let t = Instant::now();
         let (_, n) = search_parallel(
-            &rules,
+            rules,
             &refs,
             &sims,
             &params,
-            &net,
-            helper.as_mut(),
-            &mut rng,
+            net,
+            helper.as_deref_mut(),
+            rng,
         );
         secs += t.elapsed().as_secs_f64();
         evals += n;
@@ -398,13 +357,22 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         evals as f64 / secs,
         cfg.games
     );
+}
 
+/// Self-play positions per second with a full search at every move, then (if the config has
+/// one) with its playout cap; returns the replay buffer filled with the games' samples (at
+/// least a batch).
+fn bench_selfplay(
+    cfg: &TrainConfig,
+    rules: &ayo_env::Variant,
+    net: &Net,
+    mut helper: Option<&mut Net>,
+) -> ReplayBuffer {
     let mut buffer = ReplayBuffer::new(
         cfg.buffer_size.max(cfg.batch_size),
         net.shape.inputs,
         rules.num_actions(),
     );
-    // Every move a full search, then (if the config has one) with its playout cap.
     let full = TrainConfig {
         fast_simulations: 0,
         ..cfg.clone()
@@ -421,11 +389,11 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
             ),
         ));
     }
-    let mut sp = SelfPlay::new(&rules, cfg.games, 2, cfg.varied_starts, cfg.opening_plies);
+    let mut sp = SelfPlay::new(rules, cfg.games, 2, cfg.varied_starts, cfg.opening_plies);
     for (run_cfg, label) in &runs {
         let (mut positions, t) = (0usize, Instant::now());
         while t.elapsed().as_secs_f64() < 8.0 {
-            let r = sp.step(&rules, &net, helper.as_mut(), run_cfg);
+            let r = sp.step(rules, net, helper.as_deref_mut(), run_cfg);
             positions += r.positions;
             for s in &r.samples {
                 buffer.push(s);
@@ -437,15 +405,25 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         );
     }
     while buffer.len() < cfg.batch_size {
-        for s in sp.step(&rules, &net, helper.as_mut(), cfg).samples {
+        for s in sp.step(rules, net, helper.as_deref_mut(), cfg).samples {
             buffer.push(&s);
         }
     }
+    buffer
+}
+
+/// Training samples per second at `cfg.batch_size`, on batches drawn from `buffer`.
+fn bench_training(
+    cfg: &TrainConfig,
+    net: Net,
+    buffer: &ReplayBuffer,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) {
     let mut trainer = Trainer::new(net).averaging(cfg.ema_decay);
     let device = trainer.net.vs.device();
     let (mut samples, t) = (0usize, Instant::now());
     while t.elapsed().as_secs_f64() < 5.0 {
-        let batch = buffer.sample(cfg.batch_size, &mut rng, device);
+        let batch = buffer.sample(cfg.batch_size, rng, device);
         trainer.train_step(&batch, cfg);
         samples += cfg.batch_size;
     }
@@ -454,7 +432,6 @@ fn bench(cfg: &TrainConfig) -> Result<()> {
         samples as f64 / t.elapsed().as_secs_f64(),
         cfg.batch_size
     );
-    Ok(())
 }
 
 /// The learner's side of a distributed run: new shards in, networks out.
@@ -471,7 +448,7 @@ impl Learner {
         use ayo_train::distributed;
         let store = ayo_train::storage::Storage::open(url)?;
         if let Some(bytes) = store.get(distributed::CONFIG)? {
-            let theirs = TrainConfig::from_toml(&String::from_utf8_lossy(&bytes))?;
+            let theirs = TrainConfig::from_run_toml(&String::from_utf8_lossy(&bytes))?;
             if theirs.variant != run.cfg.variant || theirs.net_shape()? != run.cfg.net_shape()? {
                 anyhow::bail!(
                     "{url} holds a run of {} ({:?}), not of this learner's {} ({:?}): choose another --run",

@@ -12,7 +12,7 @@
 //! is not a contiguous float32 (or, for the metadata, uint8) array, and any size that does not
 //! add up: a damaged or foreign file is refused, not half-read.
 
-use super::NetShape;
+use super::{NetShape, Network};
 use ndarray::{Array1, Array2, Axis};
 use std::collections::HashMap;
 use std::io::Read;
@@ -51,153 +51,21 @@ enum Val {
 
 /// Runs the pickle `data` and returns the tensors of the module's state by name.
 fn unpickle(data: &[u8]) -> Result<HashMap<String, TensorRef>, String> {
-    let mut stack: Vec<Val> = Vec::new();
-    let mut memo: HashMap<u32, Val> = HashMap::new();
-    let mut i = 0usize;
-    let take = |i: &mut usize, n: usize| -> Result<&[u8], String> {
-        let s = data.get(*i..*i + n).ok_or("the pickle ends early")?;
-        *i += n;
-        Ok(s)
-    };
-    let pop = |stack: &mut Vec<Val>| {
-        stack
-            .pop()
-            .ok_or_else(|| "the pickle pops an empty stack".to_string())
-    };
-    let pop_mark = |stack: &mut Vec<Val>| -> Result<Vec<Val>, String> {
-        let at = stack
-            .iter()
-            .rposition(|v| matches!(v, Val::Mark))
-            .ok_or("no mark")?;
-        let items = stack.split_off(at + 1);
-        stack.pop();
-        Ok(items)
+    let mut machine = Pickle {
+        data,
+        at: 0,
+        stack: Vec::new(),
+        memo: HashMap::new(),
     };
     loop {
-        let op = *data.get(i).ok_or("the pickle ends without STOP")?;
-        i += 1;
-        match op {
-            0x80 => {
-                take(&mut i, 1)?; // PROTO
-            }
-            b'c' => {
-                // GLOBAL "module\nname\n"
-                let rest = &data[i..];
-                let end1 = rest.iter().position(|&b| b == b'\n').ok_or("bad GLOBAL")?;
-                let end2 = rest[end1 + 1..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .ok_or("bad GLOBAL")?;
-                let module = String::from_utf8_lossy(&rest[..end1]);
-                let name = String::from_utf8_lossy(&rest[end1 + 1..end1 + 1 + end2]);
-                i += end1 + end2 + 2;
-                stack.push(Val::Global(format!("{module} {name}")));
-            }
-            b'q' => {
-                let k = take(&mut i, 1)?[0] as u32;
-                memo.insert(k, stack.last().ok_or("BINPUT on an empty stack")?.clone());
-            }
-            b'r' => {
-                let k = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap());
-                memo.insert(
-                    k,
-                    stack.last().ok_or("LONG_BINPUT on an empty stack")?.clone(),
-                );
-            }
-            b'h' => {
-                let k = take(&mut i, 1)?[0] as u32;
-                stack.push(memo.get(&k).ok_or("BINGET of nothing")?.clone());
-            }
-            b'j' => {
-                let k = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap());
-                stack.push(memo.get(&k).ok_or("LONG_BINGET of nothing")?.clone());
-            }
-            b')' => stack.push(Val::Tuple(Vec::new())),
-            b'}' => stack.push(Val::Dict(Vec::new())),
-            b'(' => stack.push(Val::Mark),
-            b'X' => {
-                let n = u32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap()) as usize;
-                let s = std::str::from_utf8(take(&mut i, n)?).map_err(|e| e.to_string())?;
-                stack.push(Val::Str(s.to_string()));
-            }
-            b'K' => stack.push(Val::Int(take(&mut i, 1)?[0] as i64)),
-            b'M' => stack.push(Val::Int(
-                u16::from_le_bytes(take(&mut i, 2)?.try_into().unwrap()) as i64,
-            )),
-            b'J' => stack.push(Val::Int(
-                i32::from_le_bytes(take(&mut i, 4)?.try_into().unwrap()) as i64,
-            )),
-            0x89 => stack.push(Val::Bool),
-            0x88 => stack.push(Val::Bool),
-            b't' => {
-                let items = pop_mark(&mut stack)?;
-                stack.push(Val::Tuple(items));
-            }
-            0x85..=0x87 => {
-                let n = (op - 0x84) as usize;
-                if stack.len() < n {
-                    return Err("TUPLE of too few items".into());
-                }
-                let items = stack.split_off(stack.len() - n);
-                stack.push(Val::Tuple(items));
-            }
-            b'Q' => {
-                let pid = pop(&mut stack)?;
-                stack.push(Val::Persistent(Box::new(pid)));
-            }
-            0x81 => {
-                // NEWOBJ: cls args
-                let _args = pop(&mut stack)?;
-                match pop(&mut stack)? {
-                    Val::Global(_) => stack.push(Val::Object(None)),
-                    other => return Err(format!("NEWOBJ of {other:?}")),
-                }
-            }
-            b'R' => {
-                let args = pop(&mut stack)?;
-                let f = pop(&mut stack)?;
-                let Val::Global(name) = f else {
-                    return Err(format!("REDUCE of {f:?}"));
-                };
-                let Val::Tuple(args) = args else {
-                    return Err("REDUCE without an argument tuple".into());
-                };
-                match name.as_str() {
-                    "collections OrderedDict" => stack.push(Val::Dict(Vec::new())),
-                    "torch._utils _rebuild_tensor_v2" => stack.push(Val::Tensor(tensor(&args)?)),
-                    other => {
-                        return Err(format!(
-                            "REDUCE of {other}, which a checkpoint does not hold"
-                        ))
-                    }
-                }
-            }
-            b'u' => {
-                let items = pop_mark(&mut stack)?;
-                let Some(Val::Dict(d)) = stack.last_mut() else {
-                    return Err("SETITEMS without a dict".into());
-                };
-                let mut it = items.into_iter();
-                while let (Some(k), Some(v)) = (it.next(), it.next()) {
-                    d.push((k, v));
-                }
-            }
-            b'b' => {
-                let state = pop(&mut stack)?;
-                match stack.last_mut() {
-                    Some(Val::Object(s)) => *s = Some(Box::new(state)),
-                    _ => return Err("BUILD without an object".into()),
-                }
-            }
-            b'.' => break,
-            other => {
-                return Err(format!(
-                    "pickle opcode 0x{other:02x}, which a checkpoint does not hold"
-                ))
-            }
+        let [op] = machine
+            .bytes()
+            .map_err(|_| "the pickle ends without STOP".to_string())?;
+        if !machine.step(op)? {
+            break;
         }
     }
-    let Some(Val::Object(Some(state))) = stack.pop() else {
+    let Some(Val::Object(Some(state))) = machine.stack.pop() else {
         return Err("the pickle is not a module with a state".into());
     };
     let Val::Dict(entries) = *state else {
@@ -210,6 +78,203 @@ fn unpickle(data: &[u8]) -> Result<HashMap<String, TensorRef>, String> {
         }
     }
     Ok(out)
+}
+
+/// The pickle machine: the program, where it is in it, its stack and its memo.
+struct Pickle<'a> {
+    data: &'a [u8],
+    at: usize,
+    stack: Vec<Val>,
+    memo: HashMap<u32, Val>,
+}
+
+impl<'a> Pickle<'a> {
+    /// The next `n` bytes of the program.
+    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+        let s = self
+            .data
+            .get(self.at..self.at + n)
+            .ok_or("the pickle ends early")?;
+        self.at += n;
+        Ok(s)
+    }
+
+    /// The next `N` bytes, little-endian.
+    fn bytes<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        Ok(self.take(N)?.try_into().expect("N bytes"))
+    }
+
+    fn pop(&mut self) -> Result<Val, String> {
+        self.stack
+            .pop()
+            .ok_or_else(|| "the pickle pops an empty stack".to_string())
+    }
+
+    /// The items above the topmost mark, the mark removed.
+    fn pop_mark(&mut self) -> Result<Vec<Val>, String> {
+        let at = self
+            .stack
+            .iter()
+            .rposition(|v| matches!(v, Val::Mark))
+            .ok_or("no mark")?;
+        let items = self.stack.split_off(at + 1);
+        self.stack.pop();
+        Ok(items)
+    }
+
+    /// Runs the opcode `op`; false at STOP. Only the opcodes a checkpoint holds are known.
+    fn step(&mut self, op: u8) -> Result<bool, String> {
+        match op {
+            0x80 => {
+                self.take(1)?; // PROTO
+            }
+            b'c' => self.global()?,
+            b'q' | b'r' | b'h' | b'j' => self.memo(op)?,
+            b')' => self.stack.push(Val::Tuple(Vec::new())),
+            b'}' => self.stack.push(Val::Dict(Vec::new())),
+            b'(' => self.stack.push(Val::Mark),
+            b'X' => {
+                let n = u32::from_le_bytes(self.bytes()?) as usize;
+                let s = std::str::from_utf8(self.take(n)?).map_err(|e| e.to_string())?;
+                self.stack.push(Val::Str(s.to_string()));
+            }
+            b'K' => {
+                let [k] = self.bytes()?;
+                self.stack.push(Val::Int(k as i64))
+            }
+            b'M' => {
+                let k = u16::from_le_bytes(self.bytes()?);
+                self.stack.push(Val::Int(k as i64))
+            }
+            b'J' => {
+                let k = i32::from_le_bytes(self.bytes()?);
+                self.stack.push(Val::Int(k as i64))
+            }
+            0x88 | 0x89 => self.stack.push(Val::Bool),
+            b't' | 0x85..=0x87 => self.tuple(op)?,
+            b'Q' => {
+                let pid = self.pop()?;
+                self.stack.push(Val::Persistent(Box::new(pid)));
+            }
+            0x81 => {
+                // NEWOBJ: cls args
+                let _args = self.pop()?;
+                match self.pop()? {
+                    Val::Global(_) => self.stack.push(Val::Object(None)),
+                    other => return Err(format!("NEWOBJ of {other:?}")),
+                }
+            }
+            b'R' => self.reduce()?,
+            b'u' => self.set_items()?,
+            b'b' => {
+                let state = self.pop()?;
+                match self.stack.last_mut() {
+                    Some(Val::Object(s)) => *s = Some(Box::new(state)),
+                    _ => return Err("BUILD without an object".into()),
+                }
+            }
+            b'.' => return Ok(false),
+            other => {
+                return Err(format!(
+                    "pickle opcode 0x{other:02x}, which a checkpoint does not hold"
+                ))
+            }
+        }
+        Ok(true)
+    }
+
+    /// GLOBAL "module\nname\n".
+    fn global(&mut self) -> Result<(), String> {
+        let rest = &self.data[self.at..];
+        let end1 = rest.iter().position(|&b| b == b'\n').ok_or("bad GLOBAL")?;
+        let end2 = rest[end1 + 1..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or("bad GLOBAL")?;
+        let module = String::from_utf8_lossy(&rest[..end1]);
+        let name = String::from_utf8_lossy(&rest[end1 + 1..end1 + 1 + end2]);
+        self.at += end1 + end2 + 2;
+        self.stack.push(Val::Global(format!("{module} {name}")));
+        Ok(())
+    }
+
+    /// BINPUT, LONG_BINPUT (the top of the stack into the memo), BINGET, LONG_BINGET (back).
+    fn memo(&mut self, op: u8) -> Result<(), String> {
+        let key = match op {
+            b'q' | b'h' => self.bytes::<1>()?[0] as u32,
+            _ => u32::from_le_bytes(self.bytes()?),
+        };
+        let name = match op {
+            b'q' => "BINPUT",
+            b'r' => "LONG_BINPUT",
+            b'h' => "BINGET",
+            _ => "LONG_BINGET",
+        };
+        match op {
+            b'q' | b'r' => {
+                let top = self
+                    .stack
+                    .last()
+                    .ok_or(format!("{name} on an empty stack"))?;
+                self.memo.insert(key, top.clone());
+            }
+            _ => {
+                let value = self.memo.get(&key).ok_or(format!("{name} of nothing"))?;
+                self.stack.push(value.clone());
+            }
+        }
+        Ok(())
+    }
+
+    /// TUPLE (the items above the mark), TUPLE1, TUPLE2, TUPLE3.
+    fn tuple(&mut self, op: u8) -> Result<(), String> {
+        let items = if op == b't' {
+            self.pop_mark()?
+        } else {
+            let n = (op - 0x84) as usize;
+            if self.stack.len() < n {
+                return Err("TUPLE of too few items".into());
+            }
+            self.stack.split_off(self.stack.len() - n)
+        };
+        self.stack.push(Val::Tuple(items));
+        Ok(())
+    }
+
+    /// REDUCE: the two calls a checkpoint makes, an OrderedDict and a tensor.
+    fn reduce(&mut self) -> Result<(), String> {
+        let args = self.pop()?;
+        let f = self.pop()?;
+        let Val::Global(name) = f else {
+            return Err(format!("REDUCE of {f:?}"));
+        };
+        let Val::Tuple(args) = args else {
+            return Err("REDUCE without an argument tuple".into());
+        };
+        match name.as_str() {
+            "collections OrderedDict" => self.stack.push(Val::Dict(Vec::new())),
+            "torch._utils _rebuild_tensor_v2" => self.stack.push(Val::Tensor(tensor(&args)?)),
+            other => {
+                return Err(format!(
+                    "REDUCE of {other}, which a checkpoint does not hold"
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// SETITEMS: the key-value pairs above the mark into the dict below it.
+    fn set_items(&mut self) -> Result<(), String> {
+        let items = self.pop_mark()?;
+        let Some(Val::Dict(d)) = self.stack.last_mut() else {
+            return Err("SETITEMS without a dict".into());
+        };
+        let mut it = items.into_iter();
+        while let (Some(k), Some(v)) = (it.next(), it.next()) {
+            d.push((k, v));
+        }
+        Ok(())
+    }
 }
 
 /// `_rebuild_tensor_v2(storage, offset, shape, stride, requires_grad, hooks)`, contiguous only.
@@ -371,11 +436,17 @@ impl CpuNet {
             score,
         })
     }
+}
+
+impl Network for CpuNet {
+    fn shape(&self) -> NetShape {
+        self.shape
+    }
 
     /// Evaluates `n` observations (`obs`: `n × inputs`): policy logits into `logits`
     /// (`n × actions`), values (tanh, the mover's view) into `values`, and the score head's
     /// outputs into `scores` when given.
-    pub fn evaluate(
+    fn evaluate(
         &self,
         obs: &[f32],
         n: usize,

@@ -13,7 +13,7 @@
 //! observes `seeds / 8`: steps of two seeds). Captures turn on exact counts (a pit of 1 or 2
 //! seeds, a pit whose seeds reach a given distance), which a small MLP finds hard to carve out
 //! of one scalar per pit: on oware, 12 levels took the one-hour agent from 86.5 % to over 90 %
-//! wins against `mcts:1000` (experiments/oware-1h-levels).
+//! wins against `mcts:1000` (experiments/runs/oware-1h-levels).
 
 //!
 //! [`NetShape`] (sizes only) is here without libtorch, so that the configuration reader builds
@@ -51,7 +51,8 @@ pub struct NetShape {
 }
 
 /// A policy/value network that evaluates batches of observations: libtorch's [`Net`] (CPU or
-/// GPU) or [`CpuNet`] (no libtorch). The search, the agent and the evaluator take either.
+/// GPU) or [`CpuNet`] (no libtorch), each implementing it beside its forward pass. The search,
+/// the agent and the evaluator take either.
 pub trait Network: Send {
     fn shape(&self) -> NetShape;
     /// `n` observations (`n × inputs`) into policy logits (`n × actions`) and values (tanh,
@@ -65,39 +66,6 @@ pub trait Network: Send {
         values: &mut [f32],
         scores: Option<&mut [f32]>,
     );
-}
-
-impl Network for CpuNet {
-    fn shape(&self) -> NetShape {
-        self.shape
-    }
-    fn evaluate(
-        &self,
-        obs: &[f32],
-        n: usize,
-        logits: &mut [f32],
-        values: &mut [f32],
-        scores: Option<&mut [f32]>,
-    ) {
-        CpuNet::evaluate(self, obs, n, logits, values, scores)
-    }
-}
-
-#[cfg(feature = "torch")]
-impl Network for Net {
-    fn shape(&self) -> NetShape {
-        self.shape
-    }
-    fn evaluate(
-        &self,
-        obs: &[f32],
-        n: usize,
-        logits: &mut [f32],
-        values: &mut [f32],
-        scores: Option<&mut [f32]>,
-    ) {
-        Net::evaluate(self, obs, n, logits, values, scores)
-    }
 }
 
 impl NetShape {

@@ -1,6 +1,6 @@
 //! The network itself (libtorch): see the module's documentation in `net/mod.rs`.
 
-use super::NetShape;
+use super::{NetShape, Network};
 use tch::{nn, nn::Module, Device, Kind, Tensor};
 
 /// What the network says about a batch of positions.
@@ -102,10 +102,37 @@ impl Net {
         }
     }
 
+    /// A new network of the same shape, on the same device, with a copy of these weights.
+    pub fn duplicate(&self) -> Result<Net, tch::TchError> {
+        let mut copy = Net::new(self.shape, self.vs.device());
+        copy.copy_from(self)?;
+        Ok(copy)
+    }
+
+    /// Copies every variable of `other` (same shape) into this network.
+    pub fn copy_from(&mut self, other: &Net) -> Result<(), tch::TchError> {
+        self.vs.copy(&other.vs)
+    }
+
+    /// Number of trainable parameters.
+    pub fn num_parameters(&self) -> usize {
+        self.vs
+            .trainable_variables()
+            .iter()
+            .map(|t| t.numel())
+            .sum()
+    }
+}
+
+impl Network for Net {
+    fn shape(&self) -> NetShape {
+        self.shape
+    }
+
     /// Inference on plain buffers: `obs` holds `n` rows of `inputs` floats; writes `n` rows of
     /// `actions` logits and `n` values, and the score head's `n` outputs into `scores` when
     /// given. No gradient is recorded.
-    pub fn evaluate(
+    fn evaluate(
         &self,
         obs: &[f32],
         n: usize,
@@ -138,27 +165,6 @@ impl Net {
         if let Some(scores) = scores {
             copy(&out.score, &mut scores[..n]);
         }
-    }
-
-    /// A new network of the same shape, on the same device, with a copy of these weights.
-    pub fn duplicate(&self) -> Result<Net, tch::TchError> {
-        let mut copy = Net::new(self.shape, self.vs.device());
-        copy.copy_from(self)?;
-        Ok(copy)
-    }
-
-    /// Copies every variable of `other` (same shape) into this network.
-    pub fn copy_from(&mut self, other: &Net) -> Result<(), tch::TchError> {
-        self.vs.copy(&other.vs)
-    }
-
-    /// Number of trainable parameters.
-    pub fn num_parameters(&self) -> usize {
-        self.vs
-            .trainable_variables()
-            .iter()
-            .map(|t| t.numel())
-            .sum()
     }
 }
 

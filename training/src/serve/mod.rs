@@ -548,7 +548,7 @@ async fn analysis(
         let n = rules.num_actions();
         let mut logits = vec![0.0f32; n];
         let mut value = [0.0f32];
-        NetEvaluator::new(agent.net(), &rules).evaluate(&[&position], &mut logits, &mut value, None);
+        NetEvaluator::new(agent.net(), &rules).evaluate(&[&position], &mut logits, &mut value);
         let legal = rules.legal_actions(&position);
         let max = legal.iter().map(|&a| logits[a as usize]).fold(f32::NEG_INFINITY, f32::max);
         let total: f32 = legal.iter().map(|&a| (logits[a as usize] - max).exp()).sum();

@@ -10,7 +10,7 @@ use crate::action::{Action, ActionMask};
 use crate::agent::{Agent, Analysis};
 use crate::player::Player;
 use crate::rng::Rng;
-use crate::rules::{round_share, Rules};
+use crate::rules::{round_margin, Rules};
 use crate::variant::{Variant, VariantState};
 
 /// A rollout longer than this many plies is scored by the sign of [`Rules::heuristic`].
@@ -128,13 +128,13 @@ impl Mcts {
 
     /// Each player's result of a uniformly random game from `s`. A rollout stops at the end
     /// of the round it started in (whole matches of the fours games), scored by
-    /// [`round_share`] (7 houses to 5 is worth 1/6, all 12 the match's 1), or after
+    /// [`round_margin`] (7 houses to 5 is worth 1/6, all 12 the match's 1), or after
     /// [`MAX_ROLLOUT`] plies, scored by the sign of [`Rules::heuristic`].
     ///
-    /// Until 2026-11-25 a round's end was scored by its sign too: a search that saw 7 houses
-    /// and 11 as the same win did not work to take the last houses and end the match, and
-    /// `mcts:1000` drew 8 of 20 whole ncho matches against `random` at the 5000-ply cap (now
-    /// 20 of 20 won, in 15-93 plies; issue 13).
+    /// A round's end scored by its sign alone would read 7 houses and 11 as the same win: the
+    /// search would not work to take the last houses and end the match (`mcts:1000` then drew
+    /// 8 of 20 whole ncho matches against `random` at the 5000-ply cap; by the margin it wins
+    /// 20 of 20, in 15-93 plies).
     /// `bound` is [`Rules::heuristic_bound`], computed once per search.
     fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State, bound: f32) -> [f32; 2] {
         let mut s = s.clone();
@@ -155,7 +155,7 @@ impl Mcts {
             return rules.returns(&s);
         }
         let d = if round_over {
-            round_share(rules, &s, bound)
+            round_margin(rules, &s, bound)
         } else {
             rules.heuristic(&s, Player::South).signum() as f32
         };
