@@ -37,6 +37,11 @@ fuzz_log="$(mktemp)"
 (cargo fuzz --version > /dev/null 2>&1 || cargo install cargo-fuzz --locked) > "$fuzz_log" 2>&1 &
 cargo_fuzz=$!
 
+# cargo-nextest (on this machine's toolchain already; built when missing) runs the tests.
+nextest_log="$(mktemp)"
+(cargo nextest --version > /dev/null 2>&1 || cargo install cargo-nextest --locked) > "$nextest_log" 2>&1 &
+nextest=$!
+
 # Waits for the background job PID, shows its LOG, and stops the run if WHAT failed.
 await_job() {
     local pid="$1" log="$2" what="$3"
@@ -76,8 +81,13 @@ fuzz_run_log="$(mktemp)"
 bash scripts/fuzz.sh short > "$fuzz_run_log" 2>&1 &
 fuzz_run=$!
 
-echo "== cargo test (workspace, release profile) =="
-cargo test --release --workspace --no-fail-fast
+# cargo-nextest runs the tests of every test binary in one pool, so that a binary whose last
+# long test holds one core does not keep the other idle; the doc tests run with cargo test.
+echo "== cargo nextest (workspace, release profile) =="
+await_job "$nextest" "$nextest_log" "installing cargo-nextest"
+cargo nextest run --release --workspace --no-fail-fast
+echo "== doc tests =="
+cargo test --release --workspace --doc
 
 echo "== result scripts' tests (scripts/tests) =="
 # ship_run, prune_checkpoints, models_table, tournament_table and runs_table on hand-made run folders in a
