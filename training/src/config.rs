@@ -255,7 +255,7 @@ pub const RESUMABLE: &[&str] = &[
 /// `config.toml` as its first line, `config_format = 2`; a resume state as `config_format`.
 /// Format 1 (every checkpoint and run folder written before the defaults became the recipe)
 /// left keys out, so there a missing key reads as its format-1 default
-/// ([`FORMAT_1_DEFAULTS`]); format 2 writes every key (an unset `eval_rescale` aside, unset in
+/// (`FORMAT_1_DEFAULTS`); format 2 writes every key (an unset `eval_rescale` aside, unset in
 /// both formats). A stored configuration without a format is of format 1; a config file a
 /// person writes (`--config`, `experiments/<variant>.toml`) is of the current format unless it
 /// says otherwise, so its missing keys read as today's defaults.
@@ -750,7 +750,7 @@ impl TrainConfig {
         format!("{FORMAT_KEY} = {FORMAT}\n{keys}")
     }
 
-    /// Checks every value once against its bound ([`BOUNDS`]).
+    /// Checks every value once against its bound (`BOUNDS`).
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.rules()?;
         let values = serde_json::to_value(self).expect("config serialises");
