@@ -20,6 +20,7 @@ variant = "oware"
 width = 16
 blocks = 1
 simulations = 4
+fast_simulations = 2
 games = 16
 max_plies = 60
 buffer_size = 4096
