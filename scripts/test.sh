@@ -15,6 +15,23 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Each stage's heading carries the seconds since the start, and the run ends with a table of
+# them (docs/performance.md keeps the figures).
+stage_names=() stage_starts=()
+stage() {
+    stage_names+=("$1") stage_starts+=("$SECONDS")
+    echo "== [${SECONDS} s] $1 =="
+}
+stage_table() {
+    local i next
+    echo "== stages (seconds) =="
+    for i in "${!stage_names[@]}"; do
+        next="${stage_starts[$((i + 1))]:-$SECONDS}"
+        printf '%6d  %s\n' "$((next - stage_starts[i]))" "${stage_names[i]}"
+    done
+    printf '%6d  whole run\n' "$SECONDS"
+}
+
 # The headless browser of the end-to-end test of `ayo serve`: training/tests/serve_browser.rs
 # drives Debian's chromium through chromedriver and fails (rather than skips) without them.
 # apt installs them in the background while the virtualenv is set up and the code is linted.
@@ -57,53 +74,55 @@ await_job() {
 # Stops the background jobs still running when the run ends early (a failed step).
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
+stage "virtualenv"
 bash scripts/setup-venv.sh
 source scripts/env.sh
 
-echo "== cargo fmt --check =="
+stage "cargo fmt --check"
 cargo fmt --all --check
 
-echo "== cargo clippy (warnings are errors) =="
+stage "cargo clippy (warnings are errors)"
 cargo clippy --release --workspace --all-targets -- -D warnings
 
-echo "== cargo doc (warnings are errors) =="
+stage "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
 
-echo "== headless browser for the end-to-end test of ayo serve =="
+stage "headless browser for the end-to-end test of ayo serve"
 await_job "$browser" "$browser_log" "installing chromium and chromium-driver"
 
-echo "== cargo test (workspace, release profile): build =="
+stage "cargo test (workspace, release profile): build"
 cargo test --release --workspace --no-run
 
 await_job "$cargo_fuzz" "$fuzz_log" "installing cargo-fuzz"
-echo "== fuzz targets, short run: in the background while the tests run =="
+stage "fuzz targets, short run: in the background while the tests run"
 fuzz_run_log="$(mktemp)"
 bash scripts/fuzz.sh short > "$fuzz_run_log" 2>&1 &
 fuzz_run=$!
 
 # cargo-nextest runs the tests of every test binary in one pool, so that a binary whose last
 # long test holds one core does not keep the other idle; the doc tests run with cargo test.
-echo "== cargo nextest (workspace, release profile) =="
+stage "cargo nextest (workspace, release profile)"
 await_job "$nextest" "$nextest_log" "installing cargo-nextest"
 cargo nextest run --release --workspace --no-fail-fast
-echo "== doc tests =="
+stage "doc tests"
 cargo test --release --workspace --doc
 
-echo "== result scripts' tests (scripts/tests) =="
+stage "result scripts' tests (scripts/tests)"
 # ship_run, prune_checkpoints, models_table, tournament_table and runs_table on hand-made run folders in a
 # temporary copy of the repository's layout.
 VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
 "$VENV_PY" -m pytest -q scripts/tests
 
 # The Python package builds in python/target, so this cargo does not wait for maturin's.
-echo "== cargo test: the training library without libtorch (what the Python package links), in the background =="
+stage "cargo test: the training library without libtorch (what the Python package links), in the background"
 torch_free_log="$(mktemp)"
 cargo test --release -p ayo-train --no-default-features --lib > "$torch_free_log" 2>&1 &
 torch_free=$!
 
-echo "== python package tests =="
+stage "python package tests"
 bash scripts/test-python.sh
-echo "== fuzz targets, short run (ran beside the workspace's tests) =="
+stage "fuzz targets, short run (ran beside the workspace's tests)"
 await_job "$fuzz_run" "$fuzz_run_log" "the fuzz targets' short run"
-echo "== cargo test: the training library without libtorch (ran beside the Python tests) =="
+stage "cargo test: the training library without libtorch (ran beside the Python tests)"
 await_job "$torch_free" "$torch_free_log" "the training library's torch-free tests"
+stage_table
