@@ -32,10 +32,11 @@ pub mod variant;
 pub mod variants;
 
 // What is built on the rules: perft, the vectorised environment, and the arena (baseline
-// agents, the match driver and tournaments, ratings, reports).
+// agents, the match driver and tournaments, ratings, reports), the endgame tables.
 pub mod arena;
 pub mod perft;
 pub mod picture;
+pub mod tablebase;
 pub mod vec_env;
 
 pub use action::{Action, ActionMask};

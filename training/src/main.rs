@@ -44,6 +44,8 @@ enum Command {
     /// Play checkpoints against other agents: W-D-L, score and Elo with its 95 % interval
     /// (a table), and on request the learning curve (CSV, PNG).
     Evaluate(cli::evaluate::Args),
+    /// Endgame tables of oware: build, probe, verify against search, time (docs/tablebase.md).
+    Egtb(cli::egtb::Args),
 }
 
 fn main() -> Result<()> {
@@ -61,5 +63,6 @@ fn main() -> Result<()> {
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),
         Command::Evaluate(a) => cli::evaluate::run(a),
+        Command::Egtb(a) => cli::egtb::run(a),
     }
 }

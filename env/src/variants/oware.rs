@@ -57,14 +57,50 @@ fn nonzero_lanes(row: u64) -> u64 {
     (tops >> 7).wrapping_mul(0x0102_0408_1020_0000) >> 56 & 0x3f
 }
 
+/// The capture of the move by `pos.to_move` whose last seed fell in `last`: the seeds taken
+/// (into the mover's store), 0 for none. A capture needs 2 or 3 seeds in the last pit in the
+/// opponent's row; that is checked before the grand slam.
+#[inline]
+fn capture(pos: &mut Position, last: usize) -> u8 {
+    let p = pos.to_move;
+    if row_owner(last) != !p
+        || !(2..=3).contains(&pos.pits[last])
+        || is_grand_slam(&pos.pits, last, !p)
+    {
+        return 0;
+    }
+    let captured = capture_chain(&mut pos.pits, last, !p, None);
+    pos.stores[p.index()] += captured;
+    captured
+}
+
+impl OwareState {
+    /// The positions the repetition rule remembers (1 at the start and right after a capture).
+    pub fn memory_len(&self) -> usize {
+        self.history.len()
+    }
+}
+
 impl Oware {
+    /// Plays `action` (legal) on a bare position, without the game's end checks or repetition
+    /// memory: sows, captures and passes the move. Returns the seeds captured. What the
+    /// endgame tables are built from (`crate::tablebase`).
+    #[inline]
+    pub(crate) fn play_position(pos: &mut Position, action: Action) -> u8 {
+        let from = pit_of(pos.to_move, action as usize);
+        let last = sow_quick(&mut pos.pits, from, OriginSkip::Origin);
+        let captured = capture(pos, last);
+        pos.to_move = !pos.to_move;
+        captured
+    }
+
     fn total(&self) -> u8 {
         self.seeds * 12
     }
 
     /// Non-empty own pits; if the opponent has no seeds, only those whose sowing reaches him.
     #[inline]
-    fn legal_of(&self, pos: &Position) -> ActionMask {
+    pub(crate) fn legal_of(pos: &Position) -> ActionMask {
         let p = pos.to_move;
         let lanes = to_lanes(&pos.pits);
         let row_lanes = |q: Player| (lanes >> (48 * q.index())) as u64 & 0xffff_ffff_ffff;
@@ -91,7 +127,7 @@ impl Oware {
         s.legal = if decided {
             ActionMask::EMPTY
         } else {
-            self.legal_of(&s.position)
+            Self::legal_of(&s.position)
         };
         s.over = s.legal.is_empty();
         if s.over {
@@ -182,15 +218,7 @@ impl Rules for Oware {
         } else {
             sow_quick(&mut pos.pits, from, OriginSkip::Origin)
         };
-        let mut captured = 0;
-        // A capture needs 2 or 3 seeds in the last pit; check that before the grand slam.
-        if row_owner(last) == !p
-            && (2..=3).contains(&pos.pits[last])
-            && !is_grand_slam(&pos.pits, last, !p)
-        {
-            captured = capture_chain(&mut pos.pits, last, !p, None);
-            pos.stores[p.index()] += captured;
-        }
+        let captured = capture(pos, last);
         pos.to_move = !p;
         s.ply += 1;
         let key = key(pos);

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod checkpoint;
+pub mod egtb;
 pub mod engine;
 pub mod evaluate;
 pub mod perft;

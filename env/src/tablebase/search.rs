@@ -1,0 +1,168 @@
+//! The check of a table against search: the value of a board found by alpha-beta over the game
+//! itself, the repetition memory carried along every line, independently of the build's
+//! retrograde analysis ([`check_layer`]).
+
+use super::index::Index;
+use super::{moves, terminal_value, Move, Tablebase};
+use crate::board::Pits;
+use crate::rng::Rng;
+use std::collections::HashMap;
+
+/// Alpha-beta over the game with its repetition memory, to the end. The value of a board with
+/// a fresh memory (right after a capture) is a function of the board, so it is remembered once
+/// found; with `lower`, a capture's child in a layer already checked is read from its exact entry.
+pub struct Search<'a> {
+    lower: Option<(&'a Tablebase, usize)>,
+    fresh: HashMap<Pits, i32>,
+    nodes: u64,
+    cap: u64,
+}
+
+impl<'a> Search<'a> {
+    /// A search that stops a board after `cap` nodes. `lower`: a table whose layers below
+    /// `below` seeds may be probed for captures' children.
+    pub fn new(cap: u64, lower: Option<(&'a Tablebase, usize)>) -> Self {
+        Search {
+            lower,
+            fresh: HashMap::new(),
+            nodes: 0,
+            cap,
+        }
+    }
+
+    /// The value of `pits` (its mover's view) with the memory holding it alone; `None` past
+    /// the node cap.
+    pub fn value(&mut self, pits: &Pits) -> Option<i32> {
+        self.nodes = 0;
+        self.fresh_value(pits)
+    }
+
+    /// Whether the value of `pits` (memory holding it alone) is at least `lo` and at most `hi`,
+    /// by two null-window searches; `None` past the node cap.
+    pub fn holds(&mut self, pits: &Pits, lo: i32, hi: i32) -> Option<bool> {
+        self.nodes = 0;
+        let at_least = self.line(pits, &mut vec![*pits], lo - 1, lo)? >= lo;
+        let at_most = self.line(pits, &mut vec![*pits], hi, hi + 1)? <= hi;
+        Some(at_least && at_most)
+    }
+
+    fn fresh_value(&mut self, pits: &Pits) -> Option<i32> {
+        if let Some(&v) = self.fresh.get(pits) {
+            return Some(v);
+        }
+        if let Some((table, below)) = self.lower {
+            let seeds: usize = pits.iter().map(|&s| s as usize).sum();
+            if seeds < below {
+                let e = table.probe_board(pits).filter(|e| e.is_exact());
+                if let Some(e) = e {
+                    return Some(e.lo as i32);
+                }
+            }
+        }
+        let v = self.line(pits, &mut vec![*pits], -1000, 1000)?;
+        self.fresh.insert(*pits, v);
+        Some(v)
+    }
+
+    /// Negamax with alpha-beta on the board `pits`, `memory` the boards since the last capture
+    /// (each from its own mover's view; the last is `pits`).
+    fn line(
+        &mut self,
+        pits: &Pits,
+        memory: &mut Vec<Pits>,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        self.nodes += 1;
+        if self.nodes > self.cap {
+            return None;
+        }
+        let list = moves(pits);
+        if list.is_empty() {
+            return Some(terminal_value(pits));
+        }
+        let mut best = i32::MIN;
+        for m in list {
+            let v = match m {
+                Move::Capture { taken, pits: child } => {
+                    // The capture empties the memory: the child's value does not depend on it.
+                    taken as i32 - self.fresh_value(&child)?
+                }
+                Move::Quiet { pits: child } if memory.contains(&child) => -terminal_value(&child),
+                Move::Quiet { pits: child } => {
+                    memory.push(child);
+                    let v = self.line(&child, memory, -beta, -alpha);
+                    memory.pop();
+                    -v?
+                }
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+}
+
+/// How a layer's entries compare with search.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Check {
+    pub seeds: usize,
+    /// Boards searched (every board of the layer, or a random sample).
+    pub searched: u64,
+    /// Of those, exact entries equal to the search's value, and inexact ones whose bounds hold it.
+    pub exact_agree: u64,
+    pub bounds_hold: u64,
+    /// Boards the search gave up on at the node cap.
+    pub capped: u64,
+    /// Boards whose entry the search contradicts: the board (its mover's view), lo, hi, value.
+    pub wrong: Vec<(Pits, i8, i8, i32)>,
+}
+
+/// Checks the layer of `seeds` seeds of `table` against [`Search`]: every board when `sample`
+/// is `None`, else that many boards drawn at random (seeded); each entry's two bounds are proved
+/// by null-window searches (an exact entry: its value, from both sides). With `probe_lower`,
+/// captures' children are read from the exact entries of the smaller layers (checked before);
+/// otherwise searched to the end. A wrong entry is listed with its value searched in full
+/// (`i32::MIN` past the cap).
+pub fn check_layer(
+    table: &Tablebase,
+    seeds: usize,
+    sample: Option<(u64, u64)>,
+    probe_lower: bool,
+    cap: u64,
+) -> Check {
+    let index = Index::get();
+    let boards = index.boards(seeds);
+    let ranks: Vec<u64> = match sample {
+        None => (0..boards).collect(),
+        Some((count, seed)) => {
+            let mut rng = Rng::new(seed);
+            (0..count.min(boards))
+                .map(|_| rng.next_u64() % boards)
+                .collect()
+        }
+    };
+    let mut search = Search::new(cap, probe_lower.then_some((table, seeds)));
+    let mut check = Check {
+        seeds,
+        ..Default::default()
+    };
+    for rank in ranks {
+        let pits = index.unrank(rank, seeds);
+        let entry = table.probe_board(&pits).expect("the layer is in the table");
+        check.searched += 1;
+        match search.holds(&pits, entry.lo as i32, entry.hi as i32) {
+            None => check.capped += 1,
+            Some(true) if entry.is_exact() => check.exact_agree += 1,
+            Some(true) => check.bounds_hold += 1,
+            Some(false) => {
+                let v = search.value(&pits).map_or(i32::MIN, |v| v);
+                check.wrong.push((pits, entry.lo, entry.hi, v));
+            }
+        }
+    }
+    check
+}

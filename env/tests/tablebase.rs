@@ -1,0 +1,248 @@
+//! The endgame table of `oware@1` against independent searches: every board of a small table
+//! against alpha-beta with the repetition memory to the end of the game, the exact game result
+//! (stores plus the entry) against a search of the real game (`Rules::play`: its repetition
+//! rule, its stop at 25), and the refusal of wrong and damaged files.
+
+use ayo_env::tablebase::search::check_layer;
+use ayo_env::tablebase::{build_tables, BuildEvent, Index, Tablebase, TablebaseError};
+use ayo_env::{Player, Rules, Variant, VariantState};
+use std::path::PathBuf;
+
+/// The small table the tests share: every board of at most `SEEDS` seeds.
+const SEEDS: usize = 5;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ayo-egtb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn small_table() -> (PathBuf, Tablebase) {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = BUILT.get_or_init(|| {
+        let dir = temp_dir("small");
+        build_tables(&dir, SEEDS, |_| {}).unwrap();
+        dir
+    });
+    (dir.clone(), Tablebase::open(dir).unwrap())
+}
+
+/// Every entry of the layers up to 3 seeds proved by alpha-beta over the game with its
+/// repetition memory, searched to the end (no entry read); in the layers of 4 and 5 seeds,
+/// every entry whose proof fits in 5,000 nodes (the others are counted): an exact entry equals
+/// the search's value and an inexact one's bounds hold it. No entry is contradicted.
+#[test]
+fn the_entries_of_a_small_table_agree_with_search_to_the_end() {
+    let (_, table) = small_table();
+    for seeds in 0..=SEEDS {
+        let check = check_layer(&table, seeds, None, false, 5_000);
+        eprintln!("{check:?}");
+        assert!(check.wrong.is_empty(), "layer {seeds}: {:?}", check.wrong);
+        assert_eq!(check.searched, Index::get().boards(seeds));
+        if seeds <= 3 {
+            assert_eq!(check.capped, 0, "layer {seeds}");
+        } else {
+            assert!(
+                check.exact_agree + check.bounds_hold > 0,
+                "layer {seeds}: {check:?}"
+            );
+        }
+    }
+}
+
+/// The game's result from South's view (+1, 0, −1) under best play, by negamax over the real
+/// game to its end.
+fn south_result(rules: &Variant, s: &VariantState) -> i32 {
+    fn mover_result(rules: &Variant, s: &VariantState, mut alpha: i32, beta: i32) -> i32 {
+        let p = rules.to_play(s).expect("a live game");
+        let mut best = -2;
+        for a in rules.legal_actions(s) {
+            let mut next = s.clone();
+            rules.play(&mut next, a).unwrap();
+            let v = match rules.to_play(&next) {
+                None => rules.returns(&next)[p.index()] as i32,
+                Some(q) => {
+                    assert_ne!(q, p, "oware alternates");
+                    -mover_result(rules, &next, -beta, -alpha)
+                }
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+    match rules.to_play(s) {
+        None => rules.returns(s)[0] as i32,
+        Some(p) => {
+            let v = mover_result(rules, s, -2, 2);
+            if p == Player::South {
+                v
+            } else {
+                -v
+            }
+        }
+    }
+}
+
+/// The exact result of a game whose board is in the table and whose memory is fresh is the sign
+/// of the store difference plus the entry (the mover's view): checked against a search of the
+/// real game, stop at 25 included, on every board of up to 3 seeds with stores on both sides of
+/// it.
+#[test]
+fn stores_plus_an_exact_entry_give_the_real_games_result() {
+    let (_, table) = small_table();
+    let oware: Variant = "oware".parse().unwrap();
+    let index = Index::get();
+    let mut checked = 0;
+    for seeds in 1..=3usize {
+        for rank in 0..index.boards(seeds) {
+            let pits = index.unrank(rank, seeds);
+            let entry = table.probe_board(&pits).unwrap();
+            if !entry.is_exact() {
+                continue;
+            }
+            let rest = 48 - seeds as u32;
+            for mover_store in [rest / 2 - 3, rest / 2, rest / 2 + 2, 24] {
+                let other = rest - mover_store;
+                if other > 24 {
+                    continue;
+                }
+                let row = |r: &[u8]| {
+                    r.iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                // North to move: the board from his view is `pits`, so his row is pits[0..6].
+                let text = format!(
+                    "{} {} | {other} {mover_store} | 1",
+                    row(&pits[6..]),
+                    row(&pits[..6])
+                );
+                let game = oware.parse_notation(&text).unwrap();
+                if oware.to_play(&game).is_none() {
+                    // Over already (no legal move): the table's terminal entry is the rows.
+                    assert_eq!(table.probe(&game), None, "{text}");
+                    continue;
+                }
+                assert_eq!(table.probe(&game), Some(entry), "{text}");
+                let expected = (mover_store as i32 - other as i32 + entry.lo as i32).signum();
+                assert_eq!(
+                    -south_result(&oware, &game),
+                    expected,
+                    "{text}: entry {entry:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} games checked");
+}
+
+/// Resuming: a build finds the sound layers on disk, keeps them and builds the rest; the files
+/// equal a build from nothing.
+#[test]
+fn a_build_resumes_at_the_first_missing_layer() {
+    let (small, _) = small_table();
+    let dir = temp_dir("resume");
+    build_tables(&dir, 4, |_| {}).unwrap();
+    std::fs::remove_file(dir.join("oware-04.egtb")).unwrap();
+    let (mut kept, mut built) = (vec![], vec![]);
+    build_tables(&dir, 5, |event| match event {
+        BuildEvent::Kept(s) => kept.push(s.seeds),
+        BuildEvent::Built(s) => built.push(s.seeds),
+        BuildEvent::Progress { .. } => {}
+    })
+    .unwrap();
+    assert_eq!((kept, built), (vec![0, 1, 2, 3], vec![4, 5]));
+    for seeds in 0..=5 {
+        let name = format!("oware-{seeds:02}.egtb");
+        let [a, b] = [&dir, &small].map(|d| std::fs::read(d.join(&name)).unwrap());
+        // The header holds the build's time; the entries are compared.
+        assert_eq!(
+            a[a.len() - 2 * Index::get().boards(seeds) as usize..],
+            b[b.len() - 2 * Index::get().boards(seeds) as usize..]
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A damaged, truncated, foreign or mislabelled file is refused with a message naming it.
+#[test]
+fn wrong_and_damaged_files_are_refused() {
+    let (small, _) = small_table();
+    let dir = temp_dir("refuse");
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = |n: usize| {
+        for seeds in 0..=n {
+            let name = format!("oware-{seeds:02}.egtb");
+            std::fs::copy(small.join(&name), dir.join(&name)).unwrap();
+        }
+    };
+    let open_err = || Tablebase::open(&dir).err().expect("refused").to_string();
+    let path = dir.join("oware-03.egtb");
+
+    assert!(matches!(
+        Tablebase::open(&dir),
+        Err(TablebaseError::Empty { .. })
+    ));
+    copy(3);
+    assert_eq!(Tablebase::open(&dir).unwrap().max_seeds(), 3);
+
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let msg = open_err();
+    assert!(
+        msg.contains("oware-03.egtb") && msg.contains("CRC-32"),
+        "{msg}"
+    );
+
+    copy(3);
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() - 2]).unwrap();
+    assert!(open_err().contains("damaged"), "{}", open_err());
+
+    copy(3);
+    let mut foreign = std::fs::read(&path).unwrap();
+    let at = foreign.windows(7).position(|w| w == b"oware@1").unwrap();
+    foreign[at + 6] = b'2';
+    std::fs::write(&path, &foreign).unwrap();
+    let msg = open_err();
+    assert!(
+        msg.contains("its rules is oware@2, expected oware@1"),
+        "{msg}"
+    );
+
+    // Layer 2's file where layer 3's belongs.
+    std::fs::copy(small.join("oware-02.egtb"), &path).unwrap();
+    let msg = open_err();
+    assert!(msg.contains("its layer is 2 seeds"), "{msg}");
+
+    std::fs::write(&path, b"not a table at all").unwrap();
+    assert!(matches!(
+        Tablebase::open(&dir),
+        Err(TablebaseError::NotATable { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A board's probe through a game of `oware` equals its probe by board, from either seat.
+#[test]
+fn a_game_probes_its_board_from_the_movers_view() {
+    let (_, table) = small_table();
+    let oware: Variant = "oware".parse().unwrap();
+    let game = oware
+        .parse_notation("0 0 0 0 0 1 2 1 0 0 0 0 | 20 24 | 0")
+        .unwrap();
+    assert_eq!(table.probe(&game).map(|e| (e.lo, e.hi)), Some((2, 2)));
+    let flipped = oware
+        .parse_notation("2 1 0 0 0 0 0 0 0 0 0 1 | 24 20 | 1")
+        .unwrap();
+    assert_eq!(table.probe(&flipped), table.probe(&game));
+    assert_eq!(table.probe(&oware.start(Player::South)), None, "48 seeds");
+}
