@@ -74,12 +74,16 @@ await_job() {
 # Stops the background jobs still running when the run ends early (a failed step).
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
-stage "virtualenv"
-bash scripts/setup-venv.sh
-source scripts/env.sh
-
-stage "cargo fmt --check"
+# The virtualenv (libtorch for torch-sys' build script) is set up while cargo fetches the crates
+# and checks the formatting.
+stage "virtualenv, with cargo fetch and cargo fmt --check beside it"
+venv_log="$(mktemp)"
+bash scripts/setup-venv.sh > "$venv_log" 2>&1 &
+venv=$!
+cargo fetch --quiet
 cargo fmt --all --check
+await_job "$venv" "$venv_log" "setting up the virtualenv"
+source scripts/env.sh
 
 stage "cargo clippy (warnings are errors)"
 cargo clippy --release --workspace --all-targets -- -D warnings
