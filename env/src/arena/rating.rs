@@ -365,6 +365,39 @@ impl Pentanomial {
     pub fn elo(&self) -> f64 {
         elo_of_score(self.score())
     }
+    /// **Normalized Elo** (fastchess, fishtest): `(s − ½) / √(2·σ²) · 800 / ln 10`, `s` the mean
+    /// score per game and `σ²` the variance of a pair's score per game (0, ¼, ½, ¾ or 1) — a
+    /// difference in units of the pairs' own noise, so that a 1–1 split of every pair (which
+    /// openings decided) counts as nothing, and 95 % of a match's pairs keep a value apart.
+    /// Returns the estimate and its 95 % interval (the mean's normal approximation), or `None`
+    /// when fewer than two pairs were played or every pair scored the same.
+    pub fn nelo(&self) -> Option<(f64, f64, f64)> {
+        let n = self.pairs() as f64;
+        let s = self.score();
+        let variance = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| c as f64 * (k as f64 * 0.25 - s).powi(2))
+            .sum::<f64>()
+            / n;
+        if n < 2.0 || variance <= 0.0 {
+            return None;
+        }
+        let scale = 800.0 / std::f64::consts::LN_10 / (2.0 * variance).sqrt();
+        let half = 1.96 * (variance / n).sqrt();
+        Some((
+            (s - 0.5) * scale,
+            (s - half - 0.5) * scale,
+            (s + half - 0.5) * scale,
+        ))
+    }
+    /// The counts as `a-b-c-d-e`: the pairs that scored 0, ½, 1, 1½ and 2 points (lost twice,
+    /// lost and drew, split or drew twice, won and drew, won twice).
+    pub fn label(&self) -> String {
+        let c = self.counts;
+        format!("{}-{}-{}-{}-{}", c[0], c[1], c[2], c[3], c[4])
+    }
     /// From the other player's side.
     pub fn flipped(&self) -> Self {
         let mut c = self.counts;
@@ -757,5 +790,44 @@ mod tests {
             .map(|seed| (run(0.0, 500 + seed).0 == SprtDecision::AcceptH1) as u32)
             .sum();
         assert!(at_elo0 <= 6, "at elo0 {at_elo0} of 40 passed");
+    }
+
+    /// nElo against a direct computation: mean and variance of the pair scores per game written
+    /// out, and the known cases (no spread: none; symmetric counts: zero).
+    #[test]
+    fn normalized_elo_is_the_score_over_the_pairs_spread() {
+        let p = Pentanomial {
+            counts: [5, 10, 40, 30, 15],
+        };
+        let xs: Vec<f64> = [(0.0, 5), (0.25, 10), (0.5, 40), (0.75, 30), (1.0, 15)]
+            .iter()
+            .flat_map(|&(x, c)| std::iter::repeat_n(x, c))
+            .collect();
+        let n = xs.len() as f64;
+        let mean = xs.iter().sum::<f64>() / n;
+        let var = xs.iter().map(|x| x * x).sum::<f64>() / n - mean * mean;
+        let expected = (mean - 0.5) / (2.0 * var).sqrt() * 800.0 / 10f64.ln();
+        let (nelo, low, high) = p.nelo().unwrap();
+        assert!((nelo - expected).abs() < 1e-9, "{nelo} vs {expected}");
+        assert!(low < nelo && nelo < high);
+        let half = 1.96 * (var / n).sqrt() / (2.0 * var).sqrt() * 800.0 / 10f64.ln();
+        assert!((high - nelo - half).abs() < 1e-9);
+        assert_eq!(
+            Pentanomial {
+                counts: [0, 0, 9, 0, 0]
+            }
+            .nelo(),
+            None
+        );
+        assert_eq!(
+            Pentanomial {
+                counts: [3, 1, 0, 1, 3]
+            }
+            .nelo()
+            .unwrap()
+            .0,
+            0.0
+        );
+        assert_eq!(p.label(), "5-10-40-30-15");
     }
 }

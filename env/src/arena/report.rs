@@ -42,6 +42,9 @@ pub struct CrossRow {
     pub as_north: Wdl,
     /// Pairs scoring 0, ½, 1, 1½, 2 points (LL, LD, DD+WL, WD, WW).
     pub pentanomial: [u32; 5],
+    /// Normalized Elo from these pairs with its 95 % interval
+    /// ([`crate::arena::rating::Pentanomial::nelo`]).
+    pub nelo: Option<[f64; 3]>,
     /// Different games of this pairing ([`tournament::distinct_games`]).
     pub distinct: usize,
 }
@@ -125,6 +128,9 @@ pub fn build(
                     as_south: table.seats[i][j][0],
                     as_north: table.seats[i][j][1],
                     pentanomial: table.pentanomial[i][j].counts,
+                    nelo: table.pentanomial[i][j]
+                        .nelo()
+                        .map(|(n, lo, hi)| [n, lo, hi]),
                     distinct: tournament::distinct_games(played.iter().filter(|p| {
                         let (a, b) = (p.result.a, p.result.b);
                         (a, b) == (i, j) || (a, b) == (j, i)
@@ -247,7 +253,7 @@ fn render_los(s: &mut String, r: &Report, width: usize) {
 fn render_crosstable(s: &mut String, r: &Report, width: usize) {
     let _ = writeln!(
         s,
-        "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW; distinct games):"
+        "\nCross-table (W-D-L of the first player; pairs LL LD DD/WL WD WW; nElo, 95 % interval; distinct games):"
     );
     let position = |name: &str| r.players.iter().position(|n| n == name).unwrap_or(0);
     for row in r
@@ -256,9 +262,13 @@ fn render_crosstable(s: &mut String, r: &Report, width: usize) {
         .filter(|row| position(&row.player) < position(&row.opponent))
     {
         let p = row.pentanomial;
+        let nelo = match row.nelo {
+            Some([n, lo, hi]) => format!("nElo {n:+.0} [{lo:+.0}, {hi:+.0}]"),
+            None => "nElo -".into(),
+        };
         let _ = writeln!(
             s,
-            "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}  distinct {}",
+            "{:<width$} vs {:<width$}  as South {:>9}  as North {:>9}  pairs {} {} {} {} {}  {nelo}  distinct {}",
             row.player,
             row.opponent,
             row.as_south.to_string(),
@@ -306,13 +316,13 @@ pub fn write(out: &Path, r: &Report) -> Result<(), ReportError> {
     }
     write("ratings.csv", csv)?;
     let mut csv = String::from(
-        "player,opponent,south_w,south_d,south_l,north_w,north_d,north_l,pairs_ll,pairs_ld,pairs_dd_wl,pairs_wd,pairs_ww,distinct\n",
+        "player,opponent,south_w,south_d,south_l,north_w,north_d,north_l,pairs_ll,pairs_ld,pairs_dd_wl,pairs_wd,pairs_ww,nelo,nelo_low,nelo_high,distinct\n",
     );
     for row in &r.crosstable {
         let (s, n, p) = (row.as_south, row.as_north, row.pentanomial);
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             quote(&row.player),
             quote(&row.opponent),
             s.wins,
@@ -326,6 +336,8 @@ pub fn write(out: &Path, r: &Report) -> Result<(), ReportError> {
             p[2],
             p[3],
             p[4],
+            row.nelo
+                .map_or(",,".into(), |[n, lo, hi]| format!("{n:.1},{lo:.1},{hi:.1}")),
             row.distinct
         );
     }

@@ -5,6 +5,7 @@
 use crate::cli::plot::{Curve, CSV_HEADER};
 use crate::cli::PairProgress;
 use anyhow::{Context, Result};
+use ayo_env::arena::rating::Pentanomial;
 use ayo_env::arena::tournament::MatchConfig;
 use ayo_env::{Rules, Variant};
 use ayo_train::agent::{load_player, NetAgent};
@@ -241,7 +242,8 @@ fn table(variant: &str, cfg: &TrainConfig, played: &[Played]) -> String {
     );
     let _ = writeln!(
         s,
-        "Elo: the agent's over its opponent (0), with its 95 % bootstrap interval over the pairs\n"
+        "Elo: the agent's over its opponent (0), with its 95 % bootstrap interval over the pairs;\n\
+         nElo: normalized Elo with its 95 % interval; pairs: those that scored 0-½-1-1½-2 points\n"
     );
     let names: Vec<String> = played
         .iter()
@@ -256,22 +258,36 @@ fn table(variant: &str, cfg: &TrainConfig, played: &[Played]) -> String {
         .max(8);
     let _ = writeln!(
         s,
-        "{:<width$}  {:<other$}  {:>5}  {:>9}  {:>6}  {:>7}  {:>18}",
-        "Agent", "Opponent", "Games", "W-D-L", "Score", "Elo", "95% interval"
+        "{:<width$}  {:<other$}  {:>5}  {:>9}  {:>6}  {:>7}  {:>18}  {:>24}  {:>14}",
+        "Agent",
+        "Opponent",
+        "Games",
+        "W-D-L",
+        "Score",
+        "Elo",
+        "95% interval",
+        "nElo [95% interval]",
+        "Pairs"
     );
     for (p, name) in played.iter().zip(&names) {
         let r = &p.result;
         let elo = r.ratings();
+        let pairs = Pentanomial::of(&r.pairs);
+        let nelo = match pairs.nelo() {
+            Some((n, lo, hi)) => format!("{n:+.0} [{lo:+.0}, {hi:+.0}]"),
+            None => "-".into(),
+        };
         let _ = writeln!(
             s,
-            "{name:<width$}  {:<other$}  {:>5}  {:>9}  {:>5.1}%  {:>+7.1}  [{:>+7.1}, {:>+7.1}]",
+            "{name:<width$}  {:<other$}  {:>5}  {:>9}  {:>5.1}%  {:>+7.1}  [{:>+7.1}, {:>+7.1}]  {nelo:>24}  {:>14}",
             p.opponent,
             r.games(),
             format!("{}-{}-{}", r.wins, r.draws, r.losses),
             100.0 * r.score(),
             elo.elo[0],
             elo.low[0],
-            elo.high[0]
+            elo.high[0],
+            pairs.label()
         );
     }
     if played.iter().any(|p| p.result.sweep()) {
