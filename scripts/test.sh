@@ -74,43 +74,19 @@ await_job() {
 # Stops the background jobs still running when the run ends early (a failed step).
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
-# The virtualenv (libtorch for torch-sys' build script) is set up while the lint starts: the
-# build scripts that ask `python` for libtorch (torch-sys', ayo-train's) find first on PATH a
-# `python` that waits until the virtualenv is ready, then runs its python (10 minutes at most).
-stage "virtualenv, and cargo fmt --check and the lint's start beside it"
+# The virtualenv (libtorch for torch-sys' build script) is set up while cargo fetches the crates
+# and checks the formatting.
+stage "virtualenv, with cargo fetch and cargo fmt --check beside it"
 venv_log="$(mktemp)"
 bash scripts/setup-venv.sh > "$venv_log" 2>&1 &
 venv=$!
+cargo fetch --quiet
 cargo fmt --all --check
-source scripts/env.sh
-waiting_python="$(mktemp -d)"
-for name in python python3; do
-    cat > "$waiting_python/$name" <<EOF
-#!/usr/bin/env bash
-for _ in \$(seq 600); do
-    [ -e "$waiting_python/ready" ] && exec "$PWD/.venv/bin/python" "\$@"
-    sleep 1
-done
-echo "test.sh: the virtualenv was not ready after 10 minutes" >&2
-exit 1
-EOF
-    chmod +x "$waiting_python/$name"
-done
-clippy_log="$(mktemp)"
-PATH="$waiting_python:$PATH" cargo clippy --release --workspace --all-targets -- -D warnings \
-    > "$clippy_log" 2>&1 &
-clippy=$!
 await_job "$venv" "$venv_log" "setting up the virtualenv"
-touch "$waiting_python/ready"
-
-# The Python package builds in its own target folder (python/target) beside the lint and the
-# workspace's test build; scripts/test-python.sh later finds it built.
-python_build_log="$(mktemp)"
-(cd python && maturin develop --release --quiet) > "$python_build_log" 2>&1 &
-python_build=$!
+source scripts/env.sh
 
 stage "cargo clippy (warnings are errors)"
-await_job "$clippy" "$clippy_log" "cargo clippy"
+cargo clippy --release --workspace --all-targets -- -D warnings
 
 stage "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --release --workspace --no-deps --quiet
@@ -148,7 +124,6 @@ cargo test --release -p ayo-train --no-default-features --lib > "$torch_free_log
 torch_free=$!
 
 stage "python package tests"
-await_job "$python_build" "$python_build_log" "building the Python package"
 bash scripts/test-python.sh
 stage "fuzz targets, short run (ran beside the workspace's tests)"
 await_job "$fuzz_run" "$fuzz_run_log" "the fuzz targets' short run"
