@@ -94,6 +94,31 @@ fn repetition_value(child: &Pits) -> i32 {
 
 const UNSEEN: u32 = u32::MAX;
 
+/// Tarjan's depth-first walk over a layer: each board's discovery order and low link (after
+/// its component is finished, `low` holds its place in the component), which boards are on the
+/// stack of the components not yet finished, and the frames (a board, its pits, the next
+/// action to follow).
+struct Walk {
+    order: Vec<u32>,
+    low: Vec<u32>,
+    on_stack: Vec<bool>,
+    stack: Vec<u32>,
+    frames: Vec<(u32, Pits, u8)>,
+    next_order: u32,
+}
+
+impl Walk {
+    /// Discovers the board `v` and starts following its moves.
+    fn enter(&mut self, v: usize, pits: Pits) {
+        self.order[v] = self.next_order;
+        self.low[v] = self.next_order;
+        self.next_order += 1;
+        self.on_stack[v] = true;
+        self.stack.push(v as u32);
+        self.frames.push((v as u32, pits, 0));
+    }
+}
+
 /// Builds the layer of `seeds` seeds from the finished smaller layers. `progress(done, all)`
 /// is called now and then with the boards valued so far.
 pub fn build_layer(
@@ -110,15 +135,14 @@ pub fn build_layer(
     );
     let n = boards as usize;
     let mut entries = vec![Entry { lo: 0, hi: 0 }; n];
-    // Tarjan's discovery order and low link per board; after a component is finished, `low`
-    // holds a board's place in its component.
-    let mut order = vec![UNSEEN; n];
-    let mut low = vec![0u32; n];
-    let mut on_stack = vec![false; n];
-    let mut stack: Vec<u32> = Vec::new();
-    // The depth-first walk: a board, its pits and the moves still to follow.
-    let mut frames: Vec<(u32, Pits, u8)> = Vec::new();
-    let mut next_order = 0u32;
+    let mut walk = Walk {
+        order: vec![UNSEEN; n],
+        low: vec![0u32; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        frames: Vec::new(),
+        next_order: 0,
+    };
     let mut stats = LayerStats {
         seeds: seeds as u8,
         boards,
@@ -131,14 +155,9 @@ pub fn build_layer(
     root_pits[PITS - 1] = seeds as u8;
     let mut root = 0usize;
     loop {
-        if order[root] == UNSEEN {
-            order[root] = next_order;
-            low[root] = next_order;
-            next_order += 1;
-            on_stack[root] = true;
-            stack.push(root as u32);
-            frames.push((root as u32, root_pits, 0));
-            while let Some(&mut (v, pits, ref mut next)) = frames.last_mut() {
+        if walk.order[root] == UNSEEN {
+            walk.enter(root, root_pits);
+            while let Some(&mut (v, pits, ref mut next)) = walk.frames.last_mut() {
                 let mask = legal(&pits);
                 if let Some(a) = (*next..PITS as u8 / 2).find(|&a| mask.contains(a)) {
                     *next = a + 1;
@@ -146,24 +165,20 @@ pub fn build_layer(
                         continue;
                     };
                     let c = index.rank(&child) as usize;
-                    if order[c] == UNSEEN {
-                        order[c] = next_order;
-                        low[c] = next_order;
-                        next_order += 1;
-                        on_stack[c] = true;
-                        stack.push(c as u32);
-                        frames.push((c as u32, child, 0));
-                    } else if on_stack[c] {
-                        low[v as usize] = low[v as usize].min(order[c]);
+                    if walk.order[c] == UNSEEN {
+                        walk.enter(c, child);
+                    } else if walk.on_stack[c] {
+                        walk.low[v as usize] = walk.low[v as usize].min(walk.order[c]);
                     }
                     continue;
                 }
-                frames.pop();
+                walk.frames.pop();
                 let v = v as usize;
-                if low[v] == order[v] {
+                if walk.low[v] == walk.order[v] {
                     component.clear();
                     loop {
-                        let w = stack
+                        let w = walk
+                            .stack
                             .pop()
                             .expect("the component's boards are on the stack");
                         component.push(w);
@@ -176,21 +191,21 @@ pub fn build_layer(
                         seeds,
                         lower,
                         &mut entries,
-                        &mut low,
-                        &on_stack,
+                        &mut walk.low,
+                        &walk.on_stack,
                         &mut stats,
                     );
                     for &w in &component {
-                        on_stack[w as usize] = false;
+                        walk.on_stack[w as usize] = false;
                     }
                     valued += component.len() as u64;
                     if valued % (1 << 20) < component.len() as u64 {
                         progress(valued, boards);
                     }
                 }
-                if let Some(&(parent, _, _)) = frames.last() {
+                if let Some(&(parent, _, _)) = walk.frames.last() {
                     let p = parent as usize;
-                    low[p] = low[p].min(low[v]);
+                    walk.low[p] = walk.low[p].min(walk.low[v]);
                 }
             }
         }
@@ -203,7 +218,7 @@ pub fn build_layer(
     stats.exact = entries.iter().filter(|e| e.lo == e.hi).count() as u64;
     stats.seconds = started.elapsed().as_secs_f64();
     stats.memory_bytes = (n * (std::mem::size_of::<Entry>() + 4 + 4 + 1)
-        + (stack.capacity() + frames.capacity() * 20)) as u64;
+        + (walk.stack.capacity() + walk.frames.capacity() * 20)) as u64;
     (entries, stats)
 }
 
