@@ -10,7 +10,7 @@
 //! them to a fixpoint (docs/tablebase.md, "Semantics").
 
 use super::index::{next_board, Index};
-use super::{legal, moves, play, terminal_value, Entry, Move};
+use super::{legal, play, terminal_value, Entry, Move};
 use crate::board::{Pits, PITS};
 
 /// What the build of one layer found.
@@ -64,14 +64,14 @@ fn evaluate(
     lower: &(impl Finished + ?Sized),
     mut quiet: impl FnMut(&Pits) -> (i32, i32),
 ) -> Entry {
-    let list = moves(pits);
-    if list.is_empty() {
+    let mask = legal(pits);
+    if mask.is_empty() {
         let v = terminal_value(pits) as i8;
         return Entry { lo: v, hi: v };
     }
     let (mut lo, mut hi) = (i32::MIN, i32::MIN);
-    for m in list.iter() {
-        let (l, h) = match *m {
+    for a in mask.iter() {
+        let (l, h) = match play(pits, a) {
             Move::Capture { taken, pits: child } => {
                 after_capture(taken, lower.entry(&child, seeds - taken as usize))
             }
