@@ -1,7 +1,9 @@
 """Ships a finished, measured training run: copies its last checkpoint to models/<variant>/,
-writes the run's RESULTS.md from its measurements, and lists the files to commit (the run's
-config, logs, curve, measurements, and the checkpoints scripts/prune_checkpoints.py keeps).
-A shipped run's folder is experiments/runs/<name>/; models/shipped.json names it and the model.
+writes the run's RESULTS.md from its measurements, and lists the files to commit: the run's
+config, logs, curve, measurements and RESULTS.md, and the model in models/<variant>/. A run
+folder commits no weights (its checkpoints/ stays out of git; the learning curve keeps what was
+measured of the intermediate checkpoints, the last is the model). A shipped run's folder is
+experiments/runs/<name>/; models/shipped.json names it and the model.
 
     python3 scripts/ship_run.py experiments/runs/ayo-1h "notes about the run"
     python3 scripts/ship_run.py --results-only --config my-adi.toml runs/adi-try "notes"
@@ -18,7 +20,6 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import models_table  # noqa: E402
-import prune_checkpoints  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -109,10 +110,9 @@ def main():
                      for a in sorted({r['agent'] for r in curve})]
             out.append(f"| {t / 60:.0f} | {pos:,} | " + " | ".join(cells) + " |")
     (run / "RESULTS.md").write_text("\n".join(out) + "\n")
-    # Files to commit: the checkpoints scripts/prune_checkpoints.py keeps (run it next).
+    # Files to commit: no checkpoint of the run folder (the last one is the model in models/).
     files = [run / f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.csv", "learning_curve.png",
                                 "final.csv", "match.csv", "match-seed2.csv", "RESULTS.md")]
-    files += [p for k in sorted(prune_checkpoints.keep(run)) for p in (k, k.with_suffix(".json"))]
     if not args.results_only:
         files += [models / f"{name}.ot", models / f"{name}.json"]
     print(" ".join(shown(f) for f in files if f.exists()))

@@ -112,8 +112,8 @@ stage "doc tests"
 cargo test --release --workspace --doc
 
 stage "result scripts' tests (scripts/tests)"
-# ship_run, prune_checkpoints, models_table, tournament_table and runs_table on hand-made run folders in a
-# temporary copy of the repository's layout.
+# ship_run, models_table, tournament_table and runs_table on hand-made run folders in a temporary
+# copy of the repository's layout.
 VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
 "$VENV_PY" -m pytest -q scripts/tests
 

@@ -30,7 +30,7 @@ def repo(tmp_path):
     """tmp_path laid out as the repository: the result scripts in scripts/, a models/shipped.json
     naming `<variant>/<variant>-1h.ot` trained by experiments/runs/<variant>-1h for every variant."""
     (tmp_path / "scripts").mkdir()
-    for name in ("ship_run.py", "prune_checkpoints.py", "models_table.py", "tournament_table.py", "runs_table.py"):
+    for name in ("ship_run.py", "models_table.py", "tournament_table.py", "runs_table.py"):
         shutil.copy(SCRIPTS / name, tmp_path / "scripts" / name)
     (tmp_path / "models").mkdir()
     shipped = {v: {"model": f"{v}/{v}-1h.ot", "run": f"experiments/runs/{v}-1h"} for v in VARIANTS}

@@ -3,7 +3,7 @@
 line, one table line per final.csv / match.csv row with W-D-L and percentages, the learning curve
 with one row per checkpoint time), the checkpoint copied to models/<variant>/ when shipping and
 not with --results-only, and the list of files to commit it prints (only files that exist, and
-the checkpoints prune_checkpoints.py keeps)."""
+no checkpoint of the run folder: its weights are committed only as the model in models/)."""
 
 import copy
 import json
@@ -81,10 +81,7 @@ def test_results_only(repo):
                          "| 30 | 9,250,816 | — | 84 % (33-1-6) |"]
     assert not (repo / "models" / "ncho").exists()
     r = "experiments/runs/ncho-q06-1h/"
-    assert out.split() == [r + f for f in ("config.toml", "train.jsonl", "learning_curve.csv", "match.csv", "RESULTS.md",
-                                           "checkpoints/step-0000100.ot", "checkpoints/step-0000100.json",
-                                           "checkpoints/step-0000300.ot", "checkpoints/step-0000300.json",
-                                           "checkpoints/step-0000600.ot", "checkpoints/step-0000600.json")]
+    assert out.split() == [r + f for f in ("config.toml", "train.jsonl", "learning_curve.csv", "match.csv", "RESULTS.md")]
 
 
 def test_not_shipped_said_once(repo):
@@ -119,10 +116,7 @@ def test_ships_the_checkpoint(repo):
     assert lines[j:] == HEAD + MATCH_LINES
     r = "experiments/runs/ncho-1h/"
     assert out.split() == [r + f for f in ("config.toml", "train.jsonl", "tb", "learning_curve.png", "final.csv",
-                                           "match.csv", "RESULTS.md",
-                                           "checkpoints/step-0000100.ot", "checkpoints/step-0000100.json",
-                                           "checkpoints/step-0000300.ot", "checkpoints/step-0000300.json",
-                                           "checkpoints/step-0000400.ot", "checkpoints/step-0000400.json")
+                                           "match.csv", "RESULTS.md")
                            ] + ["models/ncho/ncho-1h.ot", "models/ncho/ncho-1h.json"]
 
 
@@ -154,9 +148,7 @@ def test_run_outside_the_repository(repo, tmp_path_factory):
     run = make_run(outside, "ncho-aside-1h", minutes=[10, 60], match=MATCH)
     out = run_script(repo, "ship_run.py", "--results-only", run, "Not shipped.")
     assert (run / "RESULTS.md").is_file()
-    assert out.split() == [str(run / f) for f in ("match.csv", "RESULTS.md", "checkpoints/step-0000100.ot",
-                                                  "checkpoints/step-0000100.json", "checkpoints/step-0000200.ot",
-                                                  "checkpoints/step-0000200.json")]
+    assert out.split() == [str(run / f) for f in ("match.csv", "RESULTS.md")]
 
 
 def test_second_openings_and_both_sets(repo):
