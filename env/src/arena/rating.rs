@@ -21,6 +21,11 @@
 //! * [`Sprt`] is fastchess's pentanomial SPRT with logistic Elo bounds: the log-likelihood ratio
 //!   of `elo1` against `elo0` under the maximum-likelihood pentanomial distributions whose mean
 //!   score is fixed at each hypothesis (M. Van den Bergh, *Comments on Normalized Elo*, prop. 1.1).
+//! * [`fit_fixed`] rates players against others whose Elo is **held fixed** (the rungs of a
+//!   ladder, `ayo rate`), and rates a ladder itself with one rung fixed at 0: the same logistic
+//!   maximum likelihood, with intervals from the **pairs' own spread** (the sandwich variance:
+//!   each pair's residual score is one sample, so a pair that the opening decided, 1–1 whoever
+//!   sits where, adds no noise, and the two games of a pair are never counted as independent).
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -293,6 +298,253 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     } else {
         sorted[i]
     }
+}
+
+/// Elo per unit of the logistic's natural log-odds: `E(d) = 1 / (1 + e^(−d·C))`.
+const C: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// A rating fit with some players' Elo held fixed ([`fit_fixed`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FixedFit {
+    /// Every player's Elo: the fixed ones as given, the others fitted.
+    pub elo: Vec<f64>,
+    /// `covariance[i][j]` of the fitted Elos (rows and columns of fixed players are 0): the
+    /// sandwich `I⁻¹ B I⁻¹`, `I` the logistic model's information and `B` the sum over pairs of
+    /// each pair's score residual squared (its outer product with several free players).
+    pub covariance: Vec<Vec<f64>>,
+    /// Games each player played.
+    pub games: Vec<u32>,
+}
+
+/// Two-sided 95 % normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+impl FixedFit {
+    /// Half the width of player `i`'s 95 % interval (0 for a fixed player).
+    pub fn half_width(&self, i: usize) -> f64 {
+        Z95 * self.covariance[i][i].max(0.0).sqrt()
+    }
+    /// Player `i`'s 95 % interval.
+    pub fn interval(&self, i: usize) -> (f64, f64) {
+        let h = self.half_width(i);
+        (self.elo[i] - h, self.elo[i] + h)
+    }
+    /// `elo[i] − elo[j]` and half the width of its 95 % interval (the covariance counted: two
+    /// neighbours on a ladder are measured by the same pairs).
+    pub fn difference(&self, i: usize, j: usize) -> (f64, f64) {
+        let v = &self.covariance;
+        let var = v[i][i] + v[j][j] - 2.0 * v[i][j];
+        (self.elo[i] - self.elo[j], Z95 * var.max(0.0).sqrt())
+    }
+}
+
+/// Why [`fit_fixed`] cannot rate the players.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum FitError {
+    #[error("player {player} has no chain of games to a player of fixed Elo, so nothing places it on the scale")]
+    Unanchored { player: usize },
+    #[error("{got} fixed Elos for {expected} players")]
+    Players { got: usize, expected: usize },
+    #[error("game pair between players {a} and {b} names a player beyond the {n} given")]
+    Pair { a: usize, b: usize, n: usize },
+}
+
+/// Maximum-likelihood Elo of the players whose `fixed[i]` is `None`, the others held at their
+/// given Elo, from game pairs among all of them (any design: a player against rungs, a ladder's
+/// neighbours, several players that also met each other).
+///
+/// The model is [`bradley_terry`]'s (a game scores `E(elo_a − elo_b)` in expectation, a draw half
+/// a point) with `prior_draws` virtual draws per pairing played, so that a sweep stays finite.
+/// The intervals (see [`FixedFit`]) come from the pairs' own spread, not from the model's
+/// binomial variance, and they hold the fixed players' Elo as exact: a rating against a ladder
+/// is relative to that ladder's version.
+///
+/// ```
+/// use ayo_env::arena::rating::{fit_fixed, GamePair};
+/// // Against a rung fixed at 100: 19 pairs won twice, 6 split, 25 split again — 76 % of the
+/// // points in pairs that mostly split.
+/// let mut pairs = vec![GamePair { a: 0, b: 1, points: [1.0, 1.0] }; 26];
+/// pairs.extend(vec![GamePair { a: 0, b: 1, points: [1.0, 0.0] }; 24]);
+/// let fit = fit_fixed(&[None, Some(100.0)], &pairs, 0.0).unwrap();
+/// assert!((fit.elo[0] - 300.0).abs() < 5.0);
+/// ```
+pub fn fit_fixed(
+    fixed: &[Option<f64>],
+    pairs: &[GamePair],
+    prior_draws: f64,
+) -> Result<FixedFit, FitError> {
+    let n = fixed.len();
+    for p in pairs {
+        if p.a >= n || p.b >= n {
+            return Err(FitError::Pair { a: p.a, b: p.b, n });
+        }
+    }
+    // Free players, numbered 0..m, each reached from a fixed player through games.
+    let free: Vec<usize> = (0..n).filter(|&i| fixed[i].is_none()).collect();
+    let mut slot = vec![usize::MAX; n];
+    for (k, &i) in free.iter().enumerate() {
+        slot[i] = k;
+    }
+    let mut reached: Vec<bool> = fixed.iter().map(Option::is_some).collect();
+    loop {
+        let mut grew = false;
+        for p in pairs {
+            if reached[p.a] != reached[p.b] {
+                reached[p.a] = true;
+                reached[p.b] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    if let Some(player) = free.iter().copied().find(|&i| !reached[i]) {
+        return Err(FitError::Unanchored { player });
+    }
+    let mut pairings: std::collections::BTreeSet<(usize, usize)> = Default::default();
+    for p in pairs {
+        pairings.insert((p.a.min(p.b), p.a.max(p.b)));
+    }
+    let m = free.len();
+    let mut elo: Vec<f64> = fixed.iter().map(|f| f.unwrap_or(0.0)).collect();
+    if m > 0 {
+        let start = fixed.iter().flatten().sum::<f64>() / (n - m) as f64;
+        for &i in &free {
+            elo[i] = start;
+        }
+    }
+    // Gradient and information of the log-likelihood over the free Elos.
+    let derivatives = |elo: &[f64]| -> (Vec<f64>, Vec<Vec<f64>>) {
+        let mut gradient = vec![0.0; m];
+        let mut information = vec![vec![0.0; m]; m];
+        let mut add = |a: usize, b: usize, games: f64, points: f64| {
+            let e = expected_score(elo[a] - elo[b]);
+            let g = C * (points - games * e);
+            let h = C * C * games * e * (1.0 - e);
+            if slot[a] != usize::MAX {
+                gradient[slot[a]] += g;
+                information[slot[a]][slot[a]] += h;
+            }
+            if slot[b] != usize::MAX {
+                gradient[slot[b]] -= g;
+                information[slot[b]][slot[b]] += h;
+            }
+            if slot[a] != usize::MAX && slot[b] != usize::MAX {
+                information[slot[a]][slot[b]] -= h;
+                information[slot[b]][slot[a]] -= h;
+            }
+        };
+        for p in pairs {
+            add(p.a, p.b, 2.0, p.score());
+        }
+        for &(a, b) in &pairings {
+            add(a, b, prior_draws, prior_draws / 2.0);
+        }
+        (gradient, information)
+    };
+    // Damped Newton: the log-likelihood is concave; steps are capped so that a sweep (whose
+    // optimum lies far out) is approached without overshooting into the flat tails.
+    for _ in 0..200 {
+        let (gradient, information) = derivatives(&elo);
+        let Some(step) = solve(&information, &gradient) else {
+            break;
+        };
+        let largest = step.iter().fold(0.0f64, |x, s| x.max(s.abs()));
+        let scale = if largest > 200.0 {
+            200.0 / largest
+        } else {
+            1.0
+        };
+        for (k, &i) in free.iter().enumerate() {
+            elo[i] += scale * step[k];
+        }
+        if largest < 1e-9 {
+            break;
+        }
+    }
+    // Sandwich covariance.
+    let (_, information) = derivatives(&elo);
+    let mut meat = vec![vec![0.0; m]; m];
+    for p in pairs {
+        let residual = C * (p.score() - 2.0 * expected_score(elo[p.a] - elo[p.b]));
+        let sides = [(slot[p.a], residual), (slot[p.b], -residual)];
+        for &(i, gi) in &sides {
+            for &(j, gj) in &sides {
+                if i != usize::MAX && j != usize::MAX {
+                    meat[i][j] += gi * gj;
+                }
+            }
+        }
+    }
+    let inverse = invert(&information);
+    let bread_meat: Vec<Vec<f64>> = (0..m)
+        .map(|i| {
+            (0..m)
+                .map(|j| (0..m).map(|k| inverse[i][k] * meat[k][j]).sum())
+                .collect()
+        })
+        .collect();
+    let mut covariance = vec![vec![0.0; n]; n];
+    for i in 0..m {
+        for j in 0..m {
+            covariance[free[i]][free[j]] = (0..m).map(|k| bread_meat[i][k] * inverse[k][j]).sum();
+        }
+    }
+    let mut games = vec![0u32; n];
+    for p in pairs {
+        games[p.a] += 2;
+        games[p.b] += 2;
+    }
+    Ok(FixedFit {
+        elo,
+        covariance,
+        games,
+    })
+}
+
+/// `x` with `a x = b` (Gaussian elimination with partial pivoting), `None` if `a` is singular.
+fn solve(a: &[Vec<f64>], b: &[f64]) -> Option<Vec<f64>> {
+    let m = b.len();
+    let mut rows: Vec<Vec<f64>> = (0..m)
+        .map(|i| {
+            let mut r = a[i].clone();
+            r.push(b[i]);
+            r
+        })
+        .collect();
+    for col in 0..m {
+        let pivot = (col..m).max_by(|&x, &y| rows[x][col].abs().total_cmp(&rows[y][col].abs()))?;
+        if rows[pivot][col].abs() < 1e-300 {
+            return None;
+        }
+        rows.swap(col, pivot);
+        for r in 0..m {
+            if r != col {
+                let f = rows[r][col] / rows[col][col];
+                for c in col..=m {
+                    rows[r][c] -= f * rows[col][c];
+                }
+            }
+        }
+    }
+    Some((0..m).map(|i| rows[i][m] / rows[i][i]).collect())
+}
+
+/// The inverse of `a` (zeros where `a` is singular: no information, no interval).
+fn invert(a: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let m = a.len();
+    let mut columns = vec![vec![0.0; m]; m];
+    for j in 0..m {
+        let mut e = vec![0.0; m];
+        e[j] = 1.0;
+        if let Some(x) = solve(a, &e) {
+            for i in 0..m {
+                columns[i][j] = x[i];
+            }
+        }
+    }
+    columns
 }
 
 /// Wins, draws and losses.
@@ -790,6 +1042,128 @@ mod tests {
             .map(|seed| (run(0.0, 500 + seed).0 == SprtDecision::AcceptH1) as u32)
             .sum();
         assert!(at_elo0 <= 6, "at elo0 {at_elo0} of 40 passed");
+    }
+
+    /// Pairs of `pairing` (players `a`, `b` of Elo `truth`), `count` each, with a seat advantage.
+    fn simulate_pairings(
+        truth: &[f64],
+        pairings: &[(usize, usize)],
+        count: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<GamePair> {
+        let mut pairs = Vec::new();
+        for &(a, b) in pairings {
+            for _ in 0..count {
+                let d = truth[a] - truth[b];
+                pairs.push(GamePair {
+                    a,
+                    b,
+                    points: [
+                        simulate_game(rng, expected_score(d + 40.0), 0.1),
+                        simulate_game(rng, expected_score(d - 40.0), 0.1),
+                    ],
+                });
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn a_player_scoring_76_percent_of_its_pairs_points_rates_200_above_the_rung() {
+        // 76 of 100 points against a rung fixed at −50, as 26 pairs won twice and 24 split.
+        let mut pairs = vec![
+            GamePair {
+                a: 1,
+                b: 0,
+                points: [1.0, 1.0]
+            };
+            26
+        ];
+        pairs.extend(vec![
+            GamePair {
+                a: 0,
+                b: 1,
+                points: [0.0, 1.0]
+            };
+            24
+        ]);
+        let fit = fit_fixed(&[Some(-50.0), None], &pairs, 0.0).unwrap();
+        assert_eq!(fit.elo[0], -50.0);
+        let expected = -50.0 + elo_of_score(0.76);
+        assert!((fit.elo[1] - expected).abs() < 1e-6, "{}", fit.elo[1]);
+        assert!((fit.elo[1] - 150.0).abs() < 1.0);
+        assert_eq!(fit.half_width(0), 0.0);
+        assert_eq!(fit.games, vec![100, 100]);
+        // Between two rungs: 76 % against one at 0 and 24 % against one at 400 is +200.
+        // The pairs from the new player's side (a = 1).
+        let mine: Vec<GamePair> = pairs
+            .iter()
+            .map(|p| if p.a == 1 { *p } else { p.flipped() })
+            .collect();
+        let mut both: Vec<GamePair> = mine.iter().map(|p| GamePair { a: 2, b: 0, ..*p }).collect();
+        both.extend(mine.iter().map(|p| GamePair { a: 1, b: 2, ..*p }));
+        let fit = fit_fixed(&[Some(0.0), Some(400.0), None], &both, 0.0).unwrap();
+        assert!((fit.elo[2] - 200.0).abs() < 1e-6, "{}", fit.elo[2]);
+    }
+
+    #[test]
+    fn a_pair_that_the_opening_decided_adds_no_noise() {
+        // The same 76 % twice: from pairs won twice or split (low spread), and from pairs won
+        // twice or lost twice (high spread). The split pairs carry no information about the
+        // difference and must give the narrower interval; a sweep stays finite with the prior.
+        let pair = |points| GamePair { a: 0, b: 1, points };
+        let mut calm = vec![pair([1.0, 1.0]); 26];
+        calm.extend(vec![pair([1.0, 0.0]); 24]);
+        let mut wild = vec![pair([1.0, 1.0]); 38];
+        wild.extend(vec![pair([0.0, 0.0]); 12]);
+        let fixed = [None, Some(0.0)];
+        let calm = fit_fixed(&fixed, &calm, 0.0).unwrap();
+        let wild = fit_fixed(&fixed, &wild, 0.0).unwrap();
+        assert!((calm.elo[0] - wild.elo[0]).abs() < 1e-6);
+        assert!(
+            calm.half_width(0) < 0.6 * wild.half_width(0),
+            "{} vs {}",
+            calm.half_width(0),
+            wild.half_width(0)
+        );
+        let sweep = fit_fixed(&fixed, &vec![pair([1.0, 1.0]); 10], 1.0).unwrap();
+        assert!(sweep.elo[0].is_finite() && sweep.elo[0] > 400.0);
+        assert_eq!(
+            fit_fixed(&[None, None, Some(0.0)], &[pair([1.0, 0.0])], 1.0),
+            Err(FitError::Unanchored { player: 0 })
+        );
+    }
+
+    /// Coverage of the 95 % intervals: a player against fixed rungs around it, and a ladder of
+    /// rungs measured only against their neighbours, anchored on the first.
+    #[test]
+    fn fixed_fits_recover_known_strengths_with_95_percent_intervals() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let truth = [0.0, 100.0, 250.0, 400.0, 170.0];
+        let fixed = [Some(0.0), Some(100.0), Some(250.0), Some(400.0), None];
+        let ladder = [0.0, 180.0, 300.0, 520.0, 640.0];
+        let (mut inside, mut inside_gap, mut reps) = (0, 0, 0);
+        for _ in 0..300 {
+            reps += 1;
+            let pairs = simulate_pairings(&truth, &[(4, 1), (2, 4), (4, 3)], 40, &mut rng);
+            let fit = fit_fixed(&fixed, &pairs, 1.0).unwrap();
+            let (low, high) = fit.interval(4);
+            inside += (low <= truth[4] && truth[4] <= high) as u32;
+            let pairs = simulate_pairings(&ladder, &[(0, 1), (1, 2), (2, 3), (3, 4)], 60, &mut rng);
+            let fit = fit_fixed(&[Some(0.0), None, None, None, None], &pairs, 1.0).unwrap();
+            let (gap, half) = fit.difference(3, 2);
+            inside_gap += ((gap - 220.0).abs() <= half) as u32;
+            // Intervals grow along the chain; a neighbour gap is known better than the top rung.
+            assert!(fit.half_width(4) > fit.half_width(1));
+            assert!(half < fit.half_width(3));
+        }
+        for (name, k) in [("player", inside), ("ladder gap", inside_gap)] {
+            let coverage = k as f64 / reps as f64;
+            assert!(
+                (0.90..=0.985).contains(&coverage),
+                "{name}: coverage {coverage}"
+            );
+        }
     }
 
     /// nElo against a direct computation: mean and variance of the pair scores per game written
