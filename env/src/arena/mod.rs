@@ -1,8 +1,10 @@
 //! The arena: the classic baseline [`agents`], the one match driver and tournaments
 //! ([`tournament`]), Elo ratings with intervals ([`rating`]) and the reports built from them
-//! ([`report`]). Every agent plays through the [`crate::Agent`] trait.
+//! ([`report`]), and the per-variant rating [`ladder`] that `ayo rate` places agents on. Every
+//! agent plays through the [`crate::Agent`] trait.
 
 pub mod agents;
+pub mod ladder;
 pub mod rating;
 pub mod report;
 pub mod tournament;
