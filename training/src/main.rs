@@ -44,6 +44,11 @@ enum Command {
     /// Play checkpoints against other agents: W-D-L, score and Elo with its 95 % interval
     /// (a table), and on request the learning curve (CSV, PNG).
     Evaluate(cli::evaluate::Args),
+    /// Measure a variant's rating ladder: paired games between neighbouring reference players,
+    /// their Elo anchored on random = 0 (docs/rating.md).
+    Ladder(cli::ladder::Args),
+    /// An agent's Elo on its variant's rating ladder, with its 95 % interval (docs/rating.md).
+    Rate(cli::rate::Args),
     /// Endgame tables of oware: build, probe, verify against search, time (docs/tablebase.md).
     Egtb(cli::egtb::Args),
 }
@@ -63,6 +68,8 @@ fn main() -> Result<()> {
         Command::Bench(a) => cli::bench::run(a),
         Command::Train(a) => cli::train::run(*a),
         Command::Evaluate(a) => cli::evaluate::run(a),
+        Command::Ladder(a) => cli::ladder::run(a),
+        Command::Rate(a) => cli::rate::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
     }
 }

@@ -320,3 +320,137 @@ fn checkpoints_play_in_tournaments() {
     );
     assert!(stdout.contains("net:oware-levels-1h@0"), "{stdout}");
 }
+
+/// `ayo ladder` then `ayo rate` with tiny budgets (every variant is rated in-process by
+/// `ayo_env::arena::ladder`'s tests): a two-rung ladder file, and an agent rated on it within
+/// its game budget, with its games' records; jerin in whole matches, the ladder's options.
+#[test]
+fn ladder_and_rate_with_tiny_budgets() {
+    let dir = tempfile::tempdir().unwrap();
+    for (variant, options) in [("oware", ""), ("jerin", "episode=match")] {
+        let ladder = dir.path().join(format!("{variant}.json"));
+        let out = ayo()
+            .args([
+                "ladder",
+                "--variant",
+                variant,
+                "--rungs",
+                "random",
+                "greedy",
+            ])
+            .args([
+                "--options",
+                options,
+                "--pairs",
+                "2",
+                "--max-plies",
+                "2000",
+                "--out",
+            ])
+            .arg(&ladder)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&ladder).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(json["variant"], variant);
+        assert_eq!(json["options"], options);
+        assert_eq!(json["rungs"][0]["elo"], 0.0);
+        assert_eq!(json["rungs"][1]["games"], 4);
+
+        let records = dir.path().join(format!("{variant}-games"));
+        let out = ayo()
+            .args(["rate", "--variant", variant, "--agent", "alphabeta:1"])
+            .args(["--max-games", "8", "--ladder"])
+            .arg(&ladder)
+            .arg("--out")
+            .arg(&records)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("alphabeta:1 on ") && stdout.contains(" Elo "),
+            "{stdout}"
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("round 1:"));
+        let rating: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(records.join("rating.json")).unwrap())
+                .unwrap();
+        let games = rating["rating"]["games"].as_u64().unwrap();
+        assert!((2..=8).contains(&games), "{games} games");
+        let files = std::fs::read_dir(&records).unwrap().count() as u64;
+        assert_eq!(files, games + 1, "one record per game and rating.json");
+        let first = GameRecord::from_json(
+            &std::fs::read_to_string(records.join("pair-00001-a.json")).unwrap(),
+        )
+        .unwrap();
+        assert!(first.seats.contains(&"alphabeta:1".to_string()));
+    }
+}
+
+/// A network rung is pinned by its file's hash: a changed file stops `ayo rate`.
+#[test]
+fn rate_refuses_a_ladder_whose_network_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let net = dir.path().join("net.ot");
+    let shipped = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../models/oware/oware-levels-1h.ot"
+    );
+    std::fs::copy(shipped, &net).unwrap();
+    let ladder = dir.path().join("ladder.json");
+    let status = ayo()
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--pairs",
+            "1",
+            "--rungs",
+            "random",
+        ])
+        .arg(format!("{}:1", net.display()))
+        .arg("--out")
+        .arg(&ladder)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ladder).unwrap()).unwrap();
+    assert_eq!(
+        json["rungs"][1]["spec"], "net.ot:1",
+        "named from the ladder's folder"
+    );
+    assert_eq!(json["rungs"][1]["sha256"].as_str().unwrap().len(), 64);
+    let mut bytes = std::fs::read(&net).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&net, bytes).unwrap();
+    let out = ayo()
+        .args([
+            "rate",
+            "--variant",
+            "oware",
+            "--agent",
+            "greedy",
+            "--ladder",
+        ])
+        .arg(&ladder)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SHA-256"));
+}

@@ -378,15 +378,24 @@ pub fn rate(
         if enough || 2 * pairs.len() + 2 > options.max_games {
             return Ok(rating);
         }
-        let opponents = if pairs.is_empty() {
+        let mut opponents = if pairs.is_empty() {
             vec![elo.len() / 2]
         } else {
             neighbours(elo, rating.elo)
         };
+        // Pairs left in the budget; too few for every neighbour: the nearest first.
+        let left = options.max_games / 2 - pairs.len();
+        if left < opponents.len() {
+            opponents.sort_by(|&x, &y| {
+                (elo[x] - rating.elo)
+                    .abs()
+                    .total_cmp(&(elo[y] - rating.elo).abs())
+            });
+            opponents.truncate(left);
+        }
         let per_rung = (pairs.len() / 2)
             .clamp(options.probe_pairs, options.batch_pairs)
-            .min((options.max_games / 2 - pairs.len()).div_ceil(opponents.len()))
-            .max(1);
+            .min(left / opponents.len());
         let mut schedule = Vec::new();
         for k in 0..per_rung {
             for &r in &opponents {
@@ -538,6 +547,69 @@ mod tests {
         );
         let games: u32 = rating.rungs.iter().map(|r| r.wdl.games()).sum();
         assert_eq!(games as usize, rating.games);
+    }
+
+    /// Every variant: a two-rung ladder measured and an agent rated on it within its budget.
+    #[test]
+    fn every_variant_measures_and_rates() {
+        for name in [
+            "oware", "ayo", "ayoayo", "ncho", "adi", "jerin", "jodu", "yao",
+        ] {
+            let rules: Variant = name.parse().unwrap();
+            let protocol = Protocol {
+                opening_plies: 2,
+                varied_starts: false,
+                max_plies: 400,
+            };
+            let config = protocol.match_config(3, 64);
+            let parse = |s: &str| agents::parse(s, 1).unwrap();
+            let mut rungs = vec![parse("random"), parse("greedy")];
+            let played = measure(&rules, &mut rungs, 3, &config, |_| Control::Continue).unwrap();
+            let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+            let specs = [("random".to_string(), None), ("greedy".to_string(), None)];
+            let ladder = Ladder::fit(1, &rules, "", protocol, &specs, &pairs, "").unwrap();
+            ladder.check_rules(&rules).unwrap();
+            let elo: Vec<f64> = ladder.rungs.iter().map(|r| r.elo).collect();
+            let options = RateOptions {
+                max_games: 10,
+                ..Default::default()
+            };
+            let rating = rate(
+                &rules,
+                &ladder.protocol,
+                &elo,
+                parse("alphabeta:1"),
+                vec![parse("random"), parse("greedy")],
+                &options,
+                |_| {},
+                |_| {},
+            )
+            .unwrap();
+            assert!((2..=10).contains(&rating.games), "{name}: {rating:?}");
+            assert!(
+                rating.low <= rating.elo && rating.elo <= rating.high,
+                "{name}"
+            );
+        }
+        let other: Variant = "ayo".parse().unwrap();
+        let oware: Variant = "oware".parse().unwrap();
+        let ladder = Ladder {
+            format: LADDER_FORMAT,
+            version: 1,
+            variant: "oware".into(),
+            rules_version: 1,
+            options: String::new(),
+            protocol: Protocol {
+                opening_plies: 4,
+                varied_starts: false,
+                max_plies: 1000,
+            },
+            rungs: vec![],
+            links: vec![],
+            command: String::new(),
+        };
+        ladder.check_rules(&oware).unwrap();
+        assert!(ladder.check_rules(&other).is_err());
     }
 
     impl Ladder {

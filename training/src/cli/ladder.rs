@@ -1,0 +1,199 @@
+//! `ayo ladder`: measures a variant's rating ladder — paired games between neighbouring rungs,
+//! the rungs' Elo anchored on the first (`random` = 0) with 95 % intervals — and writes it as
+//! versioned JSON (`models/<variant>/ladder.json`), the scale that `ayo rate` places agents on.
+//! Networks are pinned by their file's SHA-256 and named relative to the ladder's folder.
+
+use anyhow::{bail, Context, Result};
+use ayo_env::arena::ladder::{self, Ladder, Protocol};
+use ayo_env::arena::rating::GamePair;
+use ayo_env::arena::tournament::Control;
+use ayo_env::Agent;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    game: super::VariantArgs,
+    /// The rungs from the weakest (the first is rated 0; `random` by convention): random,
+    /// greedy, alphabeta:D, mcts:N, or a checkpoint PATH:SIMS.
+    #[arg(long, num_args = 2.., required = true)]
+    rungs: Vec<String>,
+    /// Game pairs between each two neighbouring rungs.
+    #[arg(long, default_value_t = 200)]
+    pairs: usize,
+    /// Random plies from the start that make each pair's opening.
+    #[arg(long, default_value_t = 4)]
+    openings: u32,
+    /// Openings begin at the variant's varied starts.
+    #[arg(long)]
+    varied_starts: bool,
+    /// A game longer than this is cut and scored a draw.
+    #[arg(long, default_value_t = 1000)]
+    max_plies: u32,
+    /// The ladder's version (raise it whenever a rung, a network or the protocol changes).
+    #[arg(long, default_value_t = 1)]
+    version: u32,
+    /// Games in flight at once.
+    #[arg(long, default_value_t = 256)]
+    concurrency: usize,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The ladder file to write (its folder is where network rungs are named from).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// SHA-256 of a file, in hex.
+pub fn sha256(path: &Path) -> Result<String> {
+    use sha2::Digest;
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+pub fn run(a: Args) -> Result<()> {
+    let rules = a.game.rules()?;
+    let options = a.game.options.clone().unwrap_or_default();
+    let folder = a
+        .out
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+        .canonicalize()
+        .with_context(|| format!("the folder of {} must exist", a.out.display()))?;
+    // Each rung as the ladder names it (networks relative to its folder) with its hash.
+    let mut specs = Vec::new();
+    let mut agents: Vec<Box<dyn Agent>> = Vec::new();
+    for (i, spec) in a.rungs.iter().enumerate() {
+        let agent =
+            ayo_train::agent::load_player(spec, &rules, 0, a.seed.wrapping_add(1 + i as u64))?;
+        specs.push(match ayo_train::agent::checkpoint_spec(spec, 0) {
+            Some((path, _)) => {
+                let budget = &spec[path.as_os_str().len()..];
+                if budget.is_empty() {
+                    bail!("network rung {spec:?} needs its budget, as PATH:SIMS or PATH@TIME");
+                }
+                let file = path.canonicalize()?;
+                let named = file.strip_prefix(&folder).unwrap_or(&file);
+                (format!("{}{budget}", named.display()), Some(sha256(path)?))
+            }
+            None => (spec.clone(), None),
+        });
+        agents.push(agent);
+    }
+    let protocol = Protocol {
+        opening_plies: a.openings,
+        varied_starts: a.varied_starts,
+        max_plies: a.max_plies,
+    };
+    let names: Vec<String> = agents.iter().map(|x| x.name()).collect();
+    eprintln!(
+        "{}: {} pairs between each two of {} neighbouring rungs",
+        rules_id(&rules),
+        a.pairs,
+        names.len()
+    );
+    let started = Instant::now();
+    let total = a.pairs * (names.len() - 1);
+    let progress = super::PairProgress::start();
+    let mut done = 0;
+    let played = ladder::measure(
+        &rules,
+        &mut agents,
+        a.pairs,
+        &protocol.match_config(a.seed, a.concurrency),
+        |_| {
+            done += 1;
+            progress.update(done, total, "ladder");
+            Control::Continue
+        },
+    )?;
+    let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+    let command = format!(
+        "ayo ladder --variant {}{} --rungs {} --pairs {} --openings {}{} --max-plies {} --version {} --seed {} --out {}",
+        a.game.variant,
+        if options.is_empty() { String::new() } else { format!(" --options {options}") },
+        a.rungs.join(" "),
+        a.pairs,
+        a.openings,
+        if a.varied_starts { " --varied-starts" } else { "" },
+        a.max_plies,
+        a.version,
+        a.seed,
+        a.out.display()
+    );
+    let result = Ladder::fit(
+        a.version, &rules, &options, protocol, &specs, &pairs, &command,
+    )?;
+    std::fs::write(&a.out, result.to_json())
+        .with_context(|| format!("cannot write {}", a.out.display()))?;
+    print!(
+        "{}",
+        table(&result, &names, started.elapsed().as_secs_f64())
+    );
+    Ok(())
+}
+
+fn rules_id(rules: &ayo_env::Variant) -> String {
+    use ayo_env::Rules;
+    rules.id()
+}
+
+/// The ladder as a table: each rung's Elo, and each link's score, pairs and gap.
+pub fn table(ladder: &Ladder, names: &[String], seconds: f64) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{} ladder v{}: {}-ply random openings{}, {:.0} s\n",
+        ladder.rules_id(),
+        ladder.version,
+        ladder.protocol.opening_plies,
+        if ladder.options.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", ladder.options)
+        },
+        seconds
+    );
+    let width = names.iter().map(String::len).max().unwrap_or(4).max(4);
+    let _ = writeln!(
+        s,
+        "{:<width$}  {:>7}  {:>18}  {:>5}  {:>6}  {:>14}  {:>18}  {:>12}",
+        "Rung", "Elo", "95% interval", "Games", "Score", "Pairs", "nElo [95%]", "Gap"
+    );
+    for (i, rung) in ladder.rungs.iter().enumerate() {
+        let link = i.checked_sub(1).map(|l| &ladder.links[l]);
+        let (score, counts, nelo, gap) = match link {
+            Some(l) => (
+                format!("{:.1}%", 100.0 * l.score),
+                ayo_env::arena::rating::Pentanomial {
+                    counts: l.pentanomial,
+                }
+                .label(),
+                l.nelo
+                    .map(|[n, lo, hi]| format!("{n:+.0} [{lo:+.0}, {hi:+.0}]"))
+                    .unwrap_or_else(|| "-".into()),
+                format!("{:+.0} ± {:.0}", l.gap, l.gap_half_width),
+            ),
+            None => Default::default(),
+        };
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>+7.0}  [{:>+7.0}, {:>+7.0}]  {:>5}  {score:>6}  {counts:>14}  {nelo:>18}  {gap:>12}",
+            names.get(i).unwrap_or(&rung.spec),
+            rung.elo,
+            rung.low,
+            rung.high,
+            rung.games,
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nScore, pairs (0-½-1-1½-2 points), nElo and gap: each rung against the one below."
+    );
+    s
+}
