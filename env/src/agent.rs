@@ -13,6 +13,8 @@ pub struct Analysis {
     pub value: Option<f32>,
     /// Simulations, nodes or evaluations spent.
     pub work: u64,
+    /// Positions whose result the endgame table gave (a search with `+tb`).
+    pub table_hits: u64,
 }
 
 /// How long an agent may think about one move ([`Agent::think`]).
@@ -38,6 +40,8 @@ pub struct Progress {
     /// Simulations, nodes or evaluations spent so far on this move.
     pub work: u64,
     pub elapsed: Duration,
+    /// Positions whose result the endgame table gave so far.
+    pub table_hits: u64,
 }
 
 /// An agent chooses an action in each of a batch of live games (the player to move is the one
@@ -86,6 +90,7 @@ pub trait Agent: Send {
             value: analysis.value,
             work: analysis.work,
             elapsed: start.elapsed(),
+            table_hits: analysis.table_hits,
         });
         (action, analysis)
     }

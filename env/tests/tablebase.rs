@@ -3,10 +3,12 @@
 //! (stores plus the entry) against a search of the real game (`Rules::play`: its repetition
 //! rule, its stop at 25), and the refusal of wrong and damaged files.
 
+use ayo_env::arena::agents::{self, AlphaBeta, Mcts, WIN};
 use ayo_env::tablebase::search::check_layer;
-use ayo_env::tablebase::{build_tables, BuildEvent, Index, Tablebase, TablebaseError};
-use ayo_env::{Player, Rules, Variant, VariantState};
+use ayo_env::tablebase::{build_tables, BuildEvent, Index, Oracle, Tablebase, TablebaseError};
+use ayo_env::{Agent, Player, Rules, Variant, VariantState};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The small table the tests share: every board of at most `SEEDS` seeds.
 const SEEDS: usize = 5;
@@ -136,6 +138,9 @@ fn stores_plus_an_exact_entry_give_the_real_games_result() {
                     expected,
                     "{text}: entry {entry:?}"
                 );
+                // What the searches are told: the same result, for the mover.
+                let solved = table.solve(&game).expect("an exact entry decides");
+                assert_eq!((solved.mover, solved.result), (Player::North, expected));
                 checked += 1;
             }
         }
@@ -246,4 +251,108 @@ fn a_game_probes_its_board_from_the_movers_view() {
         .unwrap();
     assert_eq!(table.probe(&flipped), table.probe(&game));
     assert_eq!(table.probe(&oware.start(Player::South)), None, "48 seeds");
+}
+
+/// An oracle answers only where the game's memory is fresh (the value is the game's there):
+/// after a quiet move, the same board is not answered.
+#[test]
+fn the_table_answers_right_after_a_capture_only() {
+    let (_, table) = small_table();
+    let oware: Variant = "oware".parse().unwrap();
+    // South's f (1 seed) takes North's a (3 seeds): North's 1-seed row is left, fresh memory.
+    let mut game = oware
+        .parse_notation("0 0 0 0 1 1 2 1 0 0 0 0 | 20 23 | 0")
+        .unwrap();
+    assert!(table.solve(&game).is_some());
+    oware.play(&mut game, 4).unwrap(); // e: quiet, the memory holds two positions
+    assert_eq!(table.solve(&game), None);
+    assert!(table.probe(&game).is_some(), "the board is in the table");
+}
+
+/// A search that ends its lines at the table's known results proves what the table knows of
+/// the root, and more than the search alone: on every board of 5 seeds whose entry decides the
+/// result (North to move, fresh memory, stores a seed apart either way), wherever
+/// `alphabeta:2+tb` proves a win or a loss it is the table's result for the root (which the
+/// search never reads) and its move keeps it where the table knows the next position; it
+/// proves more positions than `alphabeta:2` alone; and `mcts:100+tb` asks the table too.
+#[test]
+fn searches_with_the_table_prove_the_tables_result() {
+    let (dir, _) = small_table();
+    let table = Arc::new(Tablebase::open(&dir).unwrap());
+    let oware: Variant = "oware".parse().unwrap();
+    let index = Index::get();
+    let seeds = SEEDS;
+    let proven = |score: i32| score.abs() >= WIN / 2;
+    let (mut checked, mut with_table, mut without) = (0, 0, 0);
+    let mut mcts = Mcts::new(100, 1).with_table(table.clone());
+    let mut mcts_hits = 0;
+    for rank in 0..index.boards(seeds) {
+        let pits = index.unrank(rank, seeds);
+        let rest = 48 - seeds as u32;
+        for mover_store in [rest / 2, rest / 2 + 1] {
+            let row = |r: &[u8]| {
+                r.iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let other = rest - mover_store;
+            let text = format!(
+                "{} {} | {other} {mover_store} | 1",
+                row(&pits[6..]),
+                row(&pits[..6])
+            );
+            let game = oware.parse_notation(&text).unwrap();
+            let Some(truth) = table.solve(&game).map(|s| s.result) else {
+                continue;
+            };
+            let (action, score, _) = AlphaBeta::new(2, 1).search_with(&oware, &game, &*table);
+            if proven(score) {
+                with_table += 1;
+                assert_eq!(score.signum(), truth, "{text}: score {score}");
+                let mut next = game.clone();
+                oware.play(&mut next, action).unwrap();
+                let kept = match oware.to_play(&next) {
+                    None => Some(oware.returns(&next)[Player::North.index()] as i32),
+                    Some(_) => table.solve(&next).map(|s| -s.result),
+                };
+                assert!(kept.is_none_or(|k| k == truth), "{text}: move {action}");
+            }
+            without += proven(AlphaBeta::new(2, 1).search(&oware, &game).1) as u32;
+            if checked % 16 == 0 {
+                mcts_hits += mcts.choose(&oware, &game).1.table_hits;
+            }
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} games: proven {with_table} with the table, {without} without");
+    assert!(
+        checked > 1000 && with_table > without,
+        "{checked} games: {with_table} > {without}?"
+    );
+    assert!(mcts_hits > 0);
+}
+
+/// Specs name the table with `+tb=DIR`; a non-searching agent, a missing folder and a bare
+/// `+tb` without `AYO_TABLEBASE` are refused with the spec and the reason.
+#[test]
+fn agent_specs_take_a_table() {
+    let (dir, _) = small_table();
+    let spec = format!("alphabeta:4+tb={}", dir.display());
+    assert_eq!(agents::parse(&spec, 1).unwrap().name(), "alphabeta:4+tb");
+    let mcts = format!("mcts:50+tb={}", dir.display());
+    assert_eq!(agents::parse(&mcts, 1).unwrap().name(), "mcts:50+tb");
+    let random = format!("random+tb={}", dir.display());
+    let e = agents::parse(&random, 1).err().unwrap();
+    assert!(e.reason.contains("does not search"), "{e}");
+    let e = agents::parse("alphabeta:4+tb=/no/such/table", 1)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("/no/such/table"), "{e}");
+    let e = agents::parse("alphabeta:4+tbx", 1).err().unwrap();
+    assert!(e.reason.contains("+tb=DIR"), "{e}");
+    if std::env::var_os(agents::TABLEBASE_VAR).is_none() {
+        let e = agents::parse("alphabeta:4+tb", 1).err().unwrap();
+        assert!(e.reason.contains(agents::TABLEBASE_VAR), "{e}");
+    }
 }

@@ -4,11 +4,15 @@ use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
 #[cfg(feature = "torch")]
 use crate::net::Net;
 use crate::net::Network;
-use crate::search::{gumbel_search, search_kept, Evaluator, SearchParams, SearchTree};
+use crate::search::{
+    self, gumbel_search, search_kept, Evaluator, SearchParams, SearchTree, WithOracle,
+};
+use ayo_env::tablebase::Tablebase;
 use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Evaluates search leaves with a network: observes every state into one buffer and runs one
@@ -68,6 +72,8 @@ pub struct NetAgent {
     label: String,
     /// The tree of the last `think`, for the next move.
     kept: Option<SearchTree<VariantState>>,
+    /// The endgame table that ends a line where it knows the result (`…+tb`).
+    table: Option<Arc<Tablebase>>,
 }
 
 /// Simulations of the first round of a timed search; later rounds double.
@@ -136,7 +142,15 @@ impl NetAgent {
             rng: ChaCha8Rng::seed_from_u64(seed),
             label: format!("net@{simulations}"),
             kept: None,
+            table: None,
         }
+    }
+
+    /// The same agent whose search ends a line where `table` knows the result (`…+tb`).
+    pub fn with_table(mut self, table: Arc<Tablebase>) -> NetAgent {
+        self.label.push_str("+tb");
+        self.table = Some(table);
+        self
     }
 
     /// The agent thinking `movetime` per move (its label `…@1s` or `…@250ms`).
@@ -196,28 +210,10 @@ impl Agent for NetAgent {
             // A clock per move: one game after another.
             return states.iter().map(|s| self.choose(rules, s)).collect();
         }
-        let sims = vec![self.simulations; states.len()];
-        let mut evaluator = NetEvaluator::new(&*self.net, rules);
-        let results = gumbel_search(
-            rules,
-            states,
-            &sims,
-            &self.params,
-            &mut evaluator,
-            &mut self.rng,
-        );
-        results
-            .into_iter()
-            .map(|r| {
-                (
-                    r.action,
-                    Analysis {
-                        value: Some(r.value),
-                        work: r.simulations as u64,
-                    },
-                )
-            })
-            .collect()
+        match self.table.clone() {
+            Some(table) => self.search_batch(&WithOracle::new(rules, &*table), rules, states),
+            None => self.search_batch(rules, rules, states),
+        }
     }
 
     fn think(
@@ -228,6 +224,60 @@ impl Agent for NetAgent {
         progress: &mut dyn FnMut(&Progress) -> bool,
     ) -> (Action, Analysis) {
         self.check_observation(rules);
+        match self.table.clone() {
+            Some(table) => {
+                let game = WithOracle::new(rules, &*table);
+                self.think_in(&game, rules, state, budget, progress)
+            }
+            None => self.think_in(rules, rules, state, budget, progress),
+        }
+    }
+}
+
+impl NetAgent {
+    /// The games of `states` searched together in `game` (the rules, or the rules with a table).
+    fn search_batch<G: search::Game<State = VariantState>>(
+        &mut self,
+        game: &G,
+        rules: &Variant,
+        states: &[&VariantState],
+    ) -> Vec<(Action, Analysis)> {
+        let sims = vec![self.simulations; states.len()];
+        let mut evaluator = NetEvaluator::new(&*self.net, rules);
+        let results = gumbel_search(
+            game,
+            states,
+            &sims,
+            &self.params,
+            &mut evaluator,
+            &mut self.rng,
+        );
+        // The table's hits over the batch, given to its first game.
+        let mut hits = search::Game::solved_count(game);
+        results
+            .into_iter()
+            .map(|r| {
+                (
+                    r.action,
+                    Analysis {
+                        value: Some(r.value),
+                        work: r.simulations as u64,
+                        table_hits: std::mem::take(&mut hits),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// [`Agent::think`] in `game` (the rules, or the rules with a table).
+    fn think_in<G: search::Game<State = VariantState>>(
+        &mut self,
+        game: &G,
+        rules: &Variant,
+        state: &VariantState,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> (Action, Analysis) {
         let start = Instant::now();
         let budget = match (budget, self.movetime) {
             (Budget::Own, Some(t)) => Budget::Time(t),
@@ -244,7 +294,7 @@ impl Agent for NetAgent {
         let mut best: (Action, f32);
         loop {
             let (r, pv, kept) = search_kept(
-                rules,
+                game,
                 state,
                 tree,
                 round,
@@ -261,6 +311,7 @@ impl Agent for NetAgent {
                 value: Some(r.value),
                 work,
                 elapsed,
+                table_hits: search::Game::solved_count(game),
             });
             // A root with one legal move is not searched: nothing to think about.
             if !go_on || r.simulations == 0 {
@@ -288,12 +339,11 @@ impl Agent for NetAgent {
             Analysis {
                 value: Some(best.1),
                 work,
+                table_hits: search::Game::solved_count(game),
             },
         )
     }
-}
 
-impl NetAgent {
     /// Visits of the search tree kept for the next move (after [`Agent::think`]).
     pub fn kept_visits(&self) -> Option<u32> {
         self.kept.as_ref().map(|t| t.root_visits())
@@ -334,7 +384,8 @@ pub fn parse_movetime(text: &str) -> Option<Duration> {
 
 /// Help text for player arguments.
 pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, mcts:N, or a checkpoint file with \
-     its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, 250ms)";
+     its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, 250ms); a searching \
+     player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
 
 /// A player that cannot be made from its spec.
 #[derive(Debug, thiserror::Error)]
@@ -346,6 +397,14 @@ pub enum PlayerError {
     },
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    Spec(#[from] ayo_env::arena::agents::AgentSpecError),
+    #[error("bad agent spec {spec:?}: its endgame table is of {table}, not of {variant}")]
+    TableVariant {
+        spec: String,
+        table: &'static str,
+        variant: String,
+    },
 }
 
 /// A checkpoint path and its search budget, when `spec` names an existing file: `PATH`
@@ -380,20 +439,27 @@ pub enum Player {
 /// searching `default_sims` simulations per move unless its spec says `:SIMS` (0: the
 /// network's policy alone) or `@TIME` (a time per move).
 pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, PlayerError> {
-    match ayo_env::arena::agents::parse(spec, seed) {
-        Ok(agent) => Ok(Player::Baseline(agent)),
-        Err(baseline) => match checkpoint_spec(spec, default_sims) {
-            Some((path, budget)) => Ok(Player::Net(Box::new(match budget {
-                Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
-                Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
-                Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
-            }))),
-            None => Err(PlayerError::Unknown {
-                spec: spec.to_string(),
-                baseline,
-            }),
-        },
-    }
+    use ayo_env::arena::agents;
+    let baseline = match agents::parse(spec, seed) {
+        Ok(agent) => return Ok(Player::Baseline(agent)),
+        Err(e) => e,
+    };
+    let (base, table) = agents::split_table(spec)?;
+    let Some((path, budget)) = checkpoint_spec(base, default_sims) else {
+        return Err(PlayerError::Unknown {
+            spec: spec.to_string(),
+            baseline,
+        });
+    };
+    let agent = match budget {
+        Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
+        Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
+        Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
+    };
+    Ok(Player::Net(Box::new(match table {
+        Some(dir) => agent.with_table(agents::open_table(spec, &dir)?),
+        None => agent,
+    })))
 }
 
 /// The player named by `spec` for games of `rules` ([`parse_player`], a checkpoint checked to
@@ -405,6 +471,14 @@ pub fn load_player(
     default_sims: u32,
     seed: u64,
 ) -> Result<Box<dyn Agent>, PlayerError> {
+    let table = ayo_env::tablebase::RULES_ID;
+    if ayo_env::arena::agents::split_table(spec)?.1.is_some() && rules.id() != table {
+        return Err(PlayerError::TableVariant {
+            spec: spec.to_string(),
+            table,
+            variant: rules.id(),
+        });
+    }
     match parse_player(spec, default_sims, seed)? {
         Player::Baseline(agent) => Ok(agent),
         Player::Net(agent) => {

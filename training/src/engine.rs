@@ -255,9 +255,10 @@ fn go<L: Lines>(
         let pv: Vec<String> = p.pv.iter().map(|a| a.to_string()).collect();
         let written = writeln!(
             output,
-            "info value {value} simulations {} time {} name {} pv {}",
+            "info value {value} simulations {} time {} tbhits {} name {} pv {}",
             p.work,
             p.elapsed.as_millis(),
+            p.table_hits,
             p.pv.first()
                 .map_or(String::new(), |&a| rules.action_name(game, a)),
             pv.join(" ")

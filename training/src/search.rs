@@ -12,9 +12,11 @@
 //! Many games are searched at once and in lockstep: every simulation step takes one leaf from
 //! each game and evaluates all of them in **one** batched call of the [`Evaluator`].
 
+use ayo_env::tablebase::Oracle;
 use ayo_env::{Action, ActionMask, Player, Rules};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 
 /// What the search needs of a game. Every [`Rules`] is one; tests use small hand-made trees.
 pub trait Game {
@@ -26,6 +28,62 @@ pub trait Game {
     fn apply(&self, s: &mut Self::State, action: Action);
     /// The final result from each player's view (only asked of finished games).
     fn returns(&self, s: &Self::State) -> [f32; 2];
+    /// The result from each player's view of a live position known without search (an
+    /// endgame table's): the search ends the line there. None by default.
+    fn solved(&self, _s: &Self::State) -> Option<[f32; 2]> {
+        None
+    }
+    /// Positions answered by [`Game::solved`] so far.
+    fn solved_count(&self) -> u64 {
+        0
+    }
+}
+
+/// A game whose positions an [`Oracle`] (an endgame table) may know the result of.
+pub struct WithOracle<'a, R, O> {
+    pub rules: &'a R,
+    pub oracle: &'a O,
+    hits: Cell<u64>,
+}
+
+impl<'a, R, O> WithOracle<'a, R, O> {
+    pub fn new(rules: &'a R, oracle: &'a O) -> Self {
+        WithOracle {
+            rules,
+            oracle,
+            hits: Cell::new(0),
+        }
+    }
+}
+
+impl<R: Rules, O: Oracle<R::State>> Game for WithOracle<'_, R, O> {
+    type State = R::State;
+    fn num_actions(&self) -> usize {
+        Rules::num_actions(self.rules)
+    }
+    #[inline]
+    fn to_play(&self, s: &R::State) -> Option<Player> {
+        Rules::to_play(self.rules, s)
+    }
+    #[inline]
+    fn legal_mask(&self, s: &R::State) -> ActionMask {
+        Rules::legal_mask(self.rules, s)
+    }
+    #[inline]
+    fn apply(&self, s: &mut R::State, action: Action) {
+        self.rules.play_unchecked(s, action)
+    }
+    fn returns(&self, s: &R::State) -> [f32; 2] {
+        Rules::returns(self.rules, s)
+    }
+    fn solved(&self, s: &R::State) -> Option<[f32; 2]> {
+        let solved = self.oracle.solve(s)?;
+        self.hits.set(self.hits.get() + 1);
+        Some(solved.returns())
+    }
+    fn solved_count(&self) -> u64 {
+        self.hits.get()
+    }
 }
 
 /// The score of a position (at a game's end: its final score), each player's view: the seed
@@ -214,6 +272,20 @@ impl<S: Clone> Tree<S> {
             cnt: 1,
             first_edge,
             num_edges,
+        });
+        self.nodes.len() as u32 - 1
+    }
+
+    /// A leaf that is not searched below: a finished game, or one whose result is known.
+    fn add_end(&mut self, state: S) -> u32 {
+        self.nodes.push(Node {
+            state,
+            to_play: None,
+            raw_v: 0.0,
+            v: 0.0,
+            cnt: 1,
+            first_edge: self.edges.len() as u32,
+            num_edges: 0,
         });
         self.nodes.len() as u32 - 1
     }
@@ -493,15 +565,19 @@ fn simulate<G: Game, E: Evaluator<G::State>>(
             let mover = tree.nodes[node as usize].to_play.expect("live node");
             let mut state = tree.nodes[node as usize].state.clone();
             game.apply(&mut state, edge.action);
-            match game.to_play(&state) {
-                None => {
-                    let r = game.returns(&state)[mover.index()];
-                    let child = tree.add_node(game, state, &[], 0.0);
+            let known = match game.to_play(&state) {
+                None => Some(game.returns(&state)),
+                Some(_) => game.solved(&state),
+            };
+            match known {
+                // The game's end, or a result known without search: a leaf worth it.
+                Some(returns) => {
+                    let child = tree.add_end(state);
                     let edge = &mut tree.edges[e as usize];
-                    (edge.r, edge.gamma, edge.child) = (r, 0.0, child);
+                    (edge.r, edge.gamma, edge.child) = (returns[mover.index()], 0.0, child);
                     tree.backup(path, 0.0);
                 }
-                Some(_) => {
+                None => {
                     pending_games.push(i);
                     pending_states.push(state);
                 }
@@ -652,7 +728,7 @@ impl<S: Clone + PartialEq> SearchTree<S> {
                 .iter()
                 .find(|&&n| self.tree.nodes[n as usize].state == *state)
             {
-                // A finished game is not searched.
+                // A leaf that was not searched (a finished game, a known result): a new tree.
                 self.tree.nodes[n as usize].to_play?;
                 let tree = if n == 0 {
                     self.tree
@@ -827,6 +903,67 @@ mod tests {
         for (g, w) in got.iter().zip(want) {
             assert!((g - w).abs() < tol, "got {got:?}, want {want:?}");
         }
+    }
+
+    /// The toy game where the table knows position [1] (North to move after South's 1): a
+    /// South win.
+    struct ToyWithTable;
+    impl Game for ToyWithTable {
+        type State = Vec<u8>;
+        fn num_actions(&self) -> usize {
+            4
+        }
+        fn to_play(&self, s: &Vec<u8>) -> Option<Player> {
+            Toy.to_play(s)
+        }
+        fn legal_mask(&self, s: &Vec<u8>) -> ActionMask {
+            Toy.legal_mask(s)
+        }
+        fn apply(&self, s: &mut Vec<u8>, action: Action) {
+            Toy.apply(s, action)
+        }
+        fn returns(&self, s: &Vec<u8>) -> [f32; 2] {
+            Toy.returns(s)
+        }
+        fn solved(&self, s: &Vec<u8>) -> Option<[f32; 2]> {
+            (s.as_slice() == [1]).then_some([1.0, -1.0])
+        }
+    }
+
+    #[test]
+    fn a_known_result_ends_the_line_and_is_worth_it() {
+        let params = SearchParams {
+            gumbel_scale: 0.0,
+            ..Default::default()
+        };
+        // The network prefers 0 and thinks little of [1] (−0.4 below it); the table says [1]
+        // wins for South: the search plays 1, its improved policy follows it, and it never evaluates [1] or below.
+        struct Watch(ToyNet);
+        impl Evaluator<Vec<u8>> for Watch {
+            fn evaluate(&mut self, states: &[&Vec<u8>], logits: &mut [f32], values: &mut [f32]) {
+                assert!(states.iter().all(|s| s.first() != Some(&1)), "{states:?}");
+                self.0.evaluate(states, logits, values)
+            }
+        }
+        let mut rng = rand::rngs::mock::StepRng::new(0, 1);
+        let mut net = Watch(ToyNet(0));
+        let (r, _, tree) = search_kept(
+            &ToyWithTable,
+            &vec![],
+            None,
+            32,
+            &params,
+            &mut net,
+            &mut rng,
+        );
+        assert_eq!(r.action, 1, "{r:?}");
+        assert!(r.policy[1] > 0.8, "the improved policy follows the known win: {r:?}");
+        assert!(
+            tree.reroot(&vec![1], 1).is_none(),
+            "a known result is not searched below"
+        );
+        let plain = search_kept(&Toy, &vec![], None, 32, &params, &mut ToyNet(0), &mut rng).0;
+        assert_ne!(plain.action, 1, "without the table 1 looks bad: {plain:?}");
     }
 
     #[test]

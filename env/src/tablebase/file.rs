@@ -202,6 +202,15 @@ pub struct Tablebase {
     layers: Vec<Layer>,
 }
 
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("dir", &self.dir)
+            .field("max_seeds", &self.max_seeds())
+            .finish()
+    }
+}
+
 impl Tablebase {
     /// Opens the table in `dir`: every layer from 0 seeds up to the first missing one, each
     /// checked (magic, rules, entry format, layer, size, CRC-32).

@@ -32,7 +32,7 @@ use crate::action::{Action, ActionMask};
 use crate::board::{Pits, PITS, ROW};
 use crate::player::Player;
 use crate::variant::VariantState;
-use crate::variants::oware::Oware;
+use crate::variants::oware::{Oware, OwareState};
 use crate::variants::two_row::Position;
 
 pub use build::{build_layer, Finished, LayerStats};
@@ -134,4 +134,94 @@ pub fn memory_is_fresh(state: &VariantState) -> bool {
         VariantState::Oware(s) => s.memory_len() == 1,
         _ => false,
     }
+}
+
+/// A game's result under best play, known without searching it (from an endgame table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    /// The player to move.
+    pub mover: Player,
+    /// The mover's result: 1 a win, 0 a draw, −1 a loss.
+    pub result: i32,
+    /// The final score difference for the mover (exact, or the middle of its bounds).
+    pub margin: i32,
+}
+
+impl Solved {
+    /// The result from each player's view (South, North): ±1 or 0.
+    pub fn returns(&self) -> [f32; 2] {
+        let r = self.result as f32;
+        match self.mover {
+            Player::South => [r, -r],
+            Player::North => [-r, r],
+        }
+    }
+}
+
+/// What a search may know of a position without searching it. The searches take one
+/// ([`NoTable`] when they have none) and end a line where it answers.
+pub trait Oracle<S> {
+    /// The result of the live game `s` under best play, if known.
+    fn solve(&self, s: &S) -> Option<Solved>;
+}
+
+/// No table: nothing is known without search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoTable;
+
+impl<S> Oracle<S> for NoTable {
+    #[inline]
+    fn solve(&self, _: &S) -> Option<Solved> {
+        None
+    }
+}
+
+impl Oracle<OwareState> for Tablebase {
+    /// A game right after a capture (or at its start: its memory holds the position alone),
+    /// whose board the table holds with bounds that decide the result: the store difference
+    /// plus the board's value (docs/tablebase.md). Elsewhere, `None`: with a longer memory a
+    /// repetition may end the game otherwise.
+    fn solve(&self, s: &OwareState) -> Option<Solved> {
+        if s.over || s.memory_len() != 1 {
+            return None;
+        }
+        let mover = s.position.to_move;
+        let entry = self.probe_board(&view(&s.position.pits, mover))?;
+        let stores = s.position.stores;
+        let d = stores[mover.index()] as i32 - stores[(!mover).index()] as i32;
+        let (lo, hi) = (d + entry.lo as i32, d + entry.hi as i32);
+        let result = match (lo.signum(), hi.signum()) {
+            (l, h) if l == h => l,
+            _ => return None,
+        };
+        Some(Solved {
+            mover,
+            result,
+            margin: (lo + hi) / 2,
+        })
+    }
+}
+
+impl Oracle<VariantState> for Tablebase {
+    fn solve(&self, s: &VariantState) -> Option<Solved> {
+        match s {
+            VariantState::Oware(s) => self.solve(s),
+            _ => None,
+        }
+    }
+}
+
+/// The table in `dir`, opened once per process and shared by every agent that names it.
+pub fn open_shared(dir: &std::path::Path) -> Result<std::sync::Arc<Tablebase>, TablebaseError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, Weak};
+    static OPEN: Mutex<Option<HashMap<std::path::PathBuf, Weak<Tablebase>>>> = Mutex::new(None);
+    let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+    let open = open.get_or_insert_with(HashMap::new);
+    if let Some(table) = open.get(dir).and_then(Weak::upgrade) {
+        return Ok(table);
+    }
+    let table = Arc::new(Tablebase::open(dir)?);
+    open.insert(dir.to_path_buf(), Arc::downgrade(&table));
+    Ok(table)
 }

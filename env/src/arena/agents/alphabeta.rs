@@ -20,13 +20,18 @@ use crate::agent::{Agent, Analysis};
 use crate::player::Player;
 use crate::rng::{mix, Rng};
 use crate::rules::Rules;
+use crate::tablebase::{NoTable, Oracle, Solved, Tablebase};
 use crate::variant::{Variant, VariantState};
+use std::sync::Arc;
 
 /// The score of a won game (before the ply and score-difference adjustments).
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = i32::MAX - 1;
 /// Transposition-table entries (16 bytes each: 4 MiB).
 const TT_SIZE: usize = 1 << 18;
+/// How much less than a win found by search a win known from the endgame table scores (its
+/// length is unknown): a line the search sees to the end is preferred.
+const TABLE_PLIES: i32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {
@@ -58,6 +63,10 @@ pub struct AlphaBeta {
     /// reads as empty without being cleared (it is cleared when the tag wraps).
     generation: u8,
     nodes: u64,
+    /// The endgame table that ends a line where it knows the result (`alphabeta:D+tb`).
+    table: Option<Arc<Tablebase>>,
+    /// Positions of the current search answered by the table.
+    table_hits: u64,
 }
 
 impl AlphaBeta {
@@ -68,12 +77,31 @@ impl AlphaBeta {
             tt: Vec::new(),
             generation: 0,
             nodes: 0,
+            table: None,
+            table_hits: 0,
         }
+    }
+
+    /// The same search ending its lines where `table` knows the result.
+    pub fn with_table(mut self, table: Arc<Tablebase>) -> Self {
+        self.table = Some(table);
+        self
     }
 
     /// The best action in the live game `s` at the full depth, its score from the mover's view
     /// and the nodes searched. Among equally good root actions the choice is random.
     pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, i32, u64) {
+        self.search_with(rules, s, &NoTable)
+    }
+
+    /// [`AlphaBeta::search`] where a line ends at a position whose result `oracle` knows (the
+    /// root excepted: its move is searched).
+    pub fn search_with<R: Rules, O: Oracle<R::State>>(
+        &mut self,
+        rules: &R,
+        s: &R::State,
+        oracle: &O,
+    ) -> (Action, i32, u64) {
         if self.tt.is_empty() || self.generation == u8::MAX {
             self.tt.clear();
             self.tt.resize(TT_SIZE, None);
@@ -81,6 +109,7 @@ impl AlphaBeta {
         }
         self.generation += 1;
         self.nodes = 0;
+        self.table_hits = 0;
         let mover = rules.to_play(s).expect("alpha-beta searches a live game");
         let mut moves: Vec<(Action, R::State)> = rules
             .legal_mask(s)
@@ -102,7 +131,7 @@ impl AlphaBeta {
             let mut iteration_best = best;
             iteration_best.1 = -INF;
             for (a, child) in &moves {
-                let v = self.value(rules, child, mover, depth - 1, alpha, INF);
+                let v = self.value(rules, oracle, child, mover, depth - 1, alpha, INF);
                 if v > iteration_best.1 {
                     iteration_best = (*a, v);
                 }
@@ -114,27 +143,37 @@ impl AlphaBeta {
     }
 
     /// The value of `child` from the view of `parent_mover`, searched `depth` more plies.
-    fn value<R: Rules>(
+    #[allow(clippy::too_many_arguments)]
+    fn value<R: Rules, O: Oracle<R::State>>(
         &mut self,
         rules: &R,
+        oracle: &O,
         child: &R::State,
         parent_mover: Player,
         depth: u32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        match rules.to_play(child) {
-            None => terminal_score(rules, child, parent_mover),
-            Some(_) if depth == 0 => rules.heuristic(child, parent_mover),
-            Some(m) if m == parent_mover => self.negamax(rules, child, depth, alpha, beta),
-            Some(_) => -self.negamax(rules, child, depth, -beta, -alpha),
+        let mover = match rules.to_play(child) {
+            None => return terminal_score(rules, child, parent_mover),
+            Some(m) => m,
+        };
+        if let Some(solved) = oracle.solve(child) {
+            self.table_hits += 1;
+            return solved_score(rules, child, solved, parent_mover);
+        }
+        match mover {
+            _ if depth == 0 => rules.heuristic(child, parent_mover),
+            m if m == parent_mover => self.negamax(rules, oracle, child, depth, alpha, beta),
+            _ => -self.negamax(rules, oracle, child, depth, -beta, -alpha),
         }
     }
 
     /// The value of the live game `s` from its mover's view, `depth ≥ 1` plies deep.
-    fn negamax<R: Rules>(
+    fn negamax<R: Rules, O: Oracle<R::State>>(
         &mut self,
         rules: &R,
+        oracle: &O,
         s: &R::State,
         depth: u32,
         mut alpha: i32,
@@ -180,7 +219,7 @@ impl AlphaBeta {
         let alpha_before = alpha;
         let mut best = (children[0].1, -INF);
         for (_, a, child) in &children {
-            let v = self.value(rules, child, mover, depth - 1, alpha, beta);
+            let v = self.value(rules, oracle, child, mover, depth - 1, alpha, beta);
             if v > best.1 {
                 best = (*a, v);
             }
@@ -228,6 +267,18 @@ fn terminal_score<R: Rules>(rules: &R, s: &R::State, view: Player) -> i32 {
     outcome + score_difference(rules, s, view)
 }
 
+/// The score from `view` of a live game whose result the table knows: a proven result
+/// [`TABLE_PLIES`] beyond its position, plus the final score difference.
+fn solved_score<R: Rules>(rules: &R, s: &R::State, solved: Solved, view: Player) -> i32 {
+    let outcome = solved.result * (WIN - ply_of(rules, s) - TABLE_PLIES);
+    let score = outcome + solved.margin;
+    if solved.mover == view {
+        score
+    } else {
+        -score
+    }
+}
+
 /// The plies played in `s`, as a proven score counts them.
 fn ply_of<R: Rules>(rules: &R, s: &R::State) -> i32 {
     rules.ply(s).min(WIN as u32 / 2) as i32
@@ -265,12 +316,23 @@ impl Agent for AlphaBeta {
         self.rng = Rng::from_state(state);
     }
     fn name(&self) -> String {
-        format!("alphabeta:{}", self.depth)
+        let table = if self.table.is_some() { "+tb" } else { "" };
+        format!("alphabeta:{}{table}", self.depth)
     }
     fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
-        let (a, score, nodes) = self.search(rules, s);
+        let (a, score, nodes) = match self.table.clone() {
+            Some(table) => self.search_with(rules, s, &*table),
+            None => self.search(rules, s),
+        };
         let value = Some(score_to_value(score));
-        (a, Analysis { value, work: nodes })
+        (
+            a,
+            Analysis {
+                value,
+                work: nodes,
+                table_hits: self.table_hits,
+            },
+        )
     }
 }
 

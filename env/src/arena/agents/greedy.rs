@@ -61,6 +61,13 @@ impl Agent for Greedy {
     fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
         let (a, _) = self.choose_in(rules, s);
         let work = rules.legal_mask(s).count() as u64;
-        (a, Analysis { value: None, work })
+        (
+            a,
+            Analysis {
+                value: None,
+                work,
+                ..Analysis::default()
+            },
+        )
     }
 }

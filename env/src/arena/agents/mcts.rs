@@ -11,7 +11,9 @@ use crate::agent::{Agent, Analysis};
 use crate::player::Player;
 use crate::rng::Rng;
 use crate::rules::{round_margin, Rules};
+use crate::tablebase::{NoTable, Oracle, Tablebase};
 use crate::variant::{Variant, VariantState};
+use std::sync::Arc;
 
 /// A rollout longer than this many plies is scored by the sign of [`Rules::heuristic`].
 const MAX_ROLLOUT: u32 = 2000;
@@ -23,6 +25,10 @@ pub struct Mcts {
     /// The exploration constant of UCB1 (results lie in [-1, 1]).
     pub exploration: f32,
     rng: Rng,
+    /// The endgame table that ends a line where it knows the result (`mcts:N+tb`).
+    table: Option<Arc<Tablebase>>,
+    /// Positions of the current search answered by the table.
+    table_hits: u64,
 }
 
 struct Node<S> {
@@ -37,6 +43,8 @@ struct Node<S> {
     visits: u32,
     /// Sum of the results of the parent's mover over the simulations through this node.
     total: f32,
+    /// Each player's result under best play, where the table knows it: a leaf.
+    known: Option<[f32; 2]>,
 }
 
 impl Mcts {
@@ -45,11 +53,31 @@ impl Mcts {
             simulations: simulations.max(1),
             exploration: 2.0,
             rng: Rng::stream(seed, &[0x6d63_7473]),
+            table: None,
+            table_hits: 0,
         }
+    }
+
+    /// The same search ending its lines where `table` knows the result.
+    pub fn with_table(mut self, table: Arc<Tablebase>) -> Self {
+        self.table = Some(table);
+        self
     }
 
     /// The most visited root action of the live game `s` and its mean result for the mover.
     pub fn search<R: Rules>(&mut self, rules: &R, s: &R::State) -> (Action, f32) {
+        self.search_with(rules, s, &NoTable)
+    }
+
+    /// [`Mcts::search`] where a position whose result `oracle` knows is a leaf worth that
+    /// result, in the tree and in the rollouts (the root excepted: its move is searched).
+    pub fn search_with<R: Rules, O: Oracle<R::State>>(
+        &mut self,
+        rules: &R,
+        s: &R::State,
+        oracle: &O,
+    ) -> (Action, f32) {
+        self.table_hits = 0;
         let root_mask = rules.legal_mask(s);
         let bound = rules.heuristic_bound() as f32;
         let mut nodes = vec![Node {
@@ -61,6 +89,7 @@ impl Mcts {
             untried: root_mask,
             visits: 0,
             total: 0.0,
+            known: None,
         }];
         for _ in 0..self.simulations {
             // Selection: descend through fully expanded nodes.
@@ -74,15 +103,20 @@ impl Mcts {
                 nodes[n].untried.0 &= !(1u64 << a);
                 let mut state = nodes[n].state.clone();
                 rules.play_unchecked(&mut state, a);
+                let known = oracle.solve(&state).map(|solved| solved.returns());
                 let child = Node {
                     mover: rules.to_play(&state),
-                    untried: rules.legal_mask(&state),
+                    untried: match known {
+                        Some(_) => ActionMask::EMPTY,
+                        None => rules.legal_mask(&state),
+                    },
                     state,
                     action: a,
                     parent: n as u32,
                     children: Vec::new(),
                     visits: 0,
                     total: 0.0,
+                    known,
                 };
                 nodes.push(child);
                 let c = nodes.len() - 1;
@@ -90,7 +124,13 @@ impl Mcts {
                 n = c;
             }
             // Rollout, then backpropagation of each player's result.
-            let result = self.rollout(rules, &nodes[n].state, bound);
+            let result = match nodes[n].known {
+                Some(known) => {
+                    self.table_hits += 1;
+                    known
+                }
+                None => self.rollout(rules, oracle, &nodes[n].state, bound),
+            };
             loop {
                 nodes[n].visits += 1;
                 let parent = nodes[n].parent;
@@ -136,11 +176,21 @@ impl Mcts {
     /// 8 of 20 whole ncho matches against `random` at the 5000-ply cap; by the margin it wins
     /// 20 of 20, in 15-93 plies).
     /// `bound` is [`Rules::heuristic_bound`], computed once per search.
-    fn rollout<R: Rules>(&mut self, rules: &R, s: &R::State, bound: f32) -> [f32; 2] {
+    fn rollout<R: Rules, O: Oracle<R::State>>(
+        &mut self,
+        rules: &R,
+        oracle: &O,
+        s: &R::State,
+        bound: f32,
+    ) -> [f32; 2] {
         let mut s = s.clone();
         let round = rules.round(&s);
         let mut round_over = false;
         for _ in 0..MAX_ROLLOUT {
+            if let Some(solved) = oracle.solve(&s) {
+                self.table_hits += 1;
+                return solved.returns();
+            }
             let mask = rules.legal_mask(&s);
             if mask.is_empty() {
                 return rules.returns(&s);
@@ -171,16 +221,20 @@ impl Agent for Mcts {
         self.rng = Rng::from_state(state);
     }
     fn name(&self) -> String {
-        format!("mcts:{}", self.simulations)
+        let table = if self.table.is_some() { "+tb" } else { "" };
+        format!("mcts:{}{table}", self.simulations)
     }
     fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
-        let (a, value) = self.search(rules, s);
-        let work = self.simulations as u64;
+        let (a, value) = match self.table.clone() {
+            Some(table) => self.search_with(rules, s, &*table),
+            None => self.search(rules, s),
+        };
         (
             a,
             Analysis {
                 value: Some(value),
-                work,
+                work: self.simulations as u64,
+                table_hits: self.table_hits,
             },
         )
     }

@@ -12,6 +12,10 @@
 //! | `alphabeta:D` | negamax alpha-beta to depth D plies (iterative deepening, TT, move ordering) |
 //! | `mcts:N`      | UCT with random rollouts, N simulations per move                            |
 //!
+//! A searching agent's spec may end in `+tb=DIR` (or `+tb`, the table in `$AYO_TABLEBASE`):
+//! its search then ends a line where that `oware` endgame table knows the result
+//! ([`Oracle`](crate::tablebase::Oracle)): `alphabeta:10+tb=tables/oware`.
+//!
 //! ```
 //! use ayo_env::{arena::agents, Player, Rules, Variant};
 //! let oware: Variant = "oware".parse().unwrap();
@@ -28,16 +32,63 @@ mod greedy;
 mod mcts;
 mod random;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, WIN};
 pub use greedy::Greedy;
 pub use mcts::Mcts;
 pub use random::Random;
 
 use crate::agent::Agent;
+use crate::tablebase::{open_shared, Tablebase};
+use std::path::PathBuf;
+use std::sync::Arc;
 use thiserror::Error;
 
 /// The agent specs [`parse`] understands, for help texts.
-pub const AGENT_SPECS: &str = "random, greedy, alphabeta:D (D plies, 1-64), mcts:N (N simulations)";
+pub const AGENT_SPECS: &str =
+    "random, greedy, alphabeta:D (D plies, 1-64), mcts:N (N simulations); \
+    a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
+
+/// The environment variable naming the endgame table of a spec's bare `+tb`.
+pub const TABLEBASE_VAR: &str = "AYO_TABLEBASE";
+
+/// Splits a spec's endgame table off: `SPEC+tb=DIR` gives (`SPEC`, `DIR`), `SPEC+tb` the
+/// folder in `$AYO_TABLEBASE`, a spec without `+tb` itself and `None`.
+pub fn split_table(spec: &str) -> Result<(&str, Option<PathBuf>), AgentSpecError> {
+    let spec = spec.trim();
+    let Some((base, rest)) = spec.rsplit_once("+tb") else {
+        return Ok((spec, None));
+    };
+    let bad = |reason: String| AgentSpecError {
+        spec: spec.to_string(),
+        reason,
+    };
+    let dir = match rest.strip_prefix('=') {
+        Some("") => return Err(bad("`+tb=` needs a folder, as `+tb=DIR`".into())),
+        Some(dir) => PathBuf::from(dir),
+        None if rest.is_empty() => match std::env::var_os(TABLEBASE_VAR) {
+            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+            _ => {
+                return Err(bad(format!(
+                    "`+tb` names no table: write `+tb=DIR` or set {TABLEBASE_VAR}"
+                )))
+            }
+        },
+        None => {
+            return Err(bad(format!(
+                "{rest:?} after `+tb`: expected `+tb` or `+tb=DIR`"
+            )))
+        }
+    };
+    Ok((base.trim(), Some(dir)))
+}
+
+/// The table a spec names ([`split_table`]), opened (once per process).
+pub fn open_table(spec: &str, dir: &std::path::Path) -> Result<Arc<Tablebase>, AgentSpecError> {
+    open_shared(dir).map_err(|e| AgentSpecError {
+        spec: spec.to_string(),
+        reason: format!("its endgame table: {e}"),
+    })
+}
 
 /// An agent spec that [`parse`] cannot understand.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -53,9 +104,10 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
         spec: spec.to_string(),
         reason,
     };
-    let (kind, arg) = match spec.trim().split_once(':') {
+    let (base, table_dir) = split_table(spec)?;
+    let (kind, arg) = match base.split_once(':') {
         Some((k, a)) => (k.trim(), Some(a.trim())),
-        None => (spec.trim(), None),
+        None => (base, None),
     };
     let number = |what: &str, lo: u64, hi: u64| -> Result<u64, AgentSpecError> {
         let text = arg.ok_or_else(|| bad(format!("{kind} needs {what}, as `{kind}:<n>`")))?;
@@ -64,9 +116,18 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
             .filter(|n| (lo..=hi).contains(n))
             .ok_or_else(|| bad(format!("{what} {text:?} is not a whole number {lo}..={hi}")))
     };
-    let no_arg = || match arg {
-        Some(a) => Err(bad(format!("{kind} takes no parameter, found {a:?}"))),
-        None => Ok(()),
+    let no_arg = || match (arg, &table_dir) {
+        (Some(a), _) => Err(bad(format!("{kind} takes no parameter, found {a:?}"))),
+        (None, Some(_)) => Err(bad(format!(
+            "{kind} does not search: `+tb` goes with alphabeta, mcts or a network"
+        ))),
+        (None, None) => Ok(()),
+    };
+    let table = || {
+        table_dir
+            .as_deref()
+            .map(|d| open_table(spec, d))
+            .transpose()
     };
     Ok(match kind {
         "random" => {
@@ -77,11 +138,21 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
             no_arg()?;
             Box::new(Greedy::new(seed))
         }
-        "alphabeta" => Box::new(AlphaBeta::new(number("the depth", 1, 64)? as u32, seed)),
-        "mcts" => Box::new(Mcts::new(
-            number("the number of simulations", 1, 100_000_000)? as u32,
-            seed,
-        )),
+        "alphabeta" => {
+            let agent = AlphaBeta::new(number("the depth", 1, 64)? as u32, seed);
+            match table()? {
+                Some(t) => Box::new(agent.with_table(t)),
+                None => Box::new(agent),
+            }
+        }
+        "mcts" => {
+            let sims = number("the number of simulations", 1, 100_000_000)?;
+            let agent = Mcts::new(sims as u32, seed);
+            match table()? {
+                Some(t) => Box::new(agent.with_table(t)),
+                None => Box::new(agent),
+            }
+        }
         other => return Err(bad(format!("unknown agent {other:?}"))),
     })
 }
