@@ -16,6 +16,10 @@ pub struct Outcome {
     /// `true` when the game was cut by the ply cap rather than ended by the rules.
     #[serde(default)]
     pub truncated: bool,
+    /// The player who forfeited the game (an external engine that crashed, timed out or chose
+    /// an action that cannot be played): he lost, whatever the board says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Player>,
 }
 
 /// A game: variant@version, options, seats, the actions, the board after each action and,
@@ -95,6 +99,19 @@ impl GameRecord {
             scores: rules.scores(state),
             returns: rules.returns(state),
             truncated,
+            forfeit: None,
+        });
+    }
+
+    /// Ends the game at `state` as lost by `loser`, who forfeited it.
+    pub fn forfeit(&mut self, rules: &Variant, state: &VariantState, loser: Player) {
+        let mut returns = [1.0; 2];
+        returns[loser.index()] = -1.0;
+        self.outcome = Some(Outcome {
+            scores: rules.scores(state),
+            returns,
+            truncated: false,
+            forfeit: Some(loser),
         });
     }
 

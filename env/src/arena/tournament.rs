@@ -127,6 +127,12 @@ pub fn distinct_games<'a>(pairs: impl IntoIterator<Item = &'a PlayedPair>) -> us
     different.len()
 }
 
+/// The action by which an agent gives up the game it is asked about: it loses that game and
+/// the match goes on. An external engine answers it when it crashed, timed out or chose an
+/// action that cannot be played (any other action that cannot be played stops the match with
+/// [`MatchError::BadMove`]: an agent of this library that does so has a bug).
+pub const FORFEIT: Action = Action::MAX;
+
 /// What the caller of [`play`] wants after each finished pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Control {
@@ -160,6 +166,8 @@ struct LiveGame {
     seats: [usize; 2],
     state: VariantState,
     record: GameRecord,
+    /// The mover answered [`FORFEIT`].
+    forfeited: bool,
 }
 
 struct PairSlot {
@@ -281,6 +289,7 @@ fn start_pair(
                 seats,
                 state,
                 record,
+                forfeited: false,
             }
         })
         .collect()
@@ -320,6 +329,12 @@ fn decide(
         }
         for (&g, &(action, _)) in games.iter().zip(chosen) {
             let game = &mut live[g];
+            if action == FORFEIT {
+                let loser = rules.to_play(&game.state).expect("live games are not over");
+                game.record.forfeit(rules, &game.state, loser);
+                game.forfeited = true;
+                continue;
+            }
             game.record
                 .play(rules, &mut game.state, action)
                 .map_err(|source| MatchError::BadMove {
@@ -344,7 +359,7 @@ fn retire(
     let mut g = 0;
     while g < live.len() {
         let game = &mut live[g];
-        let over = rules.is_terminal(&game.state);
+        let over = game.forfeited || rules.is_terminal(&game.state);
         let cut = !over && rules.ply(&game.state) >= config.max_plies;
         if !(over || cut) {
             g += 1;
@@ -516,6 +531,69 @@ mod tests {
         // 64 games in flight: after a 2-ply opening South is to move in all of them, and each
         // agent sits South in 32 of them.
         assert_eq!(largest.load(Ordering::Relaxed), 32);
+    }
+
+    /// Forfeits from the sixth ply on.
+    struct Quitter;
+    impl Agent for Quitter {
+        fn name(&self) -> String {
+            "quitter".into()
+        }
+        fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
+            if rules.ply(s) >= 6 {
+                (FORFEIT, Analysis::default())
+            } else {
+                (rules.legal_actions(s)[0], Analysis::default())
+            }
+        }
+    }
+
+    /// A record says who forfeited, the forfeiter scores 0, and the match goes on.
+    #[test]
+    fn an_agent_that_forfeits_loses_the_game_and_the_match_goes_on() {
+        let oware = Variant::new("oware", &[]).unwrap();
+        let mut players: Vec<Box<dyn Agent>> = vec![Box::new(Quitter), extremes().remove(1)];
+        let config = MatchConfig {
+            opening_plies: 0,
+            ..Default::default()
+        };
+        let pairs = play(&oware, &mut players, &round_robin(2, 3), &config, |_| {
+            Control::Continue
+        })
+        .unwrap();
+        assert_eq!(pairs.len(), 3);
+        for pair in &pairs {
+            let quitter_first = pair.result.a == 0;
+            let score = if quitter_first {
+                pair.result.score()
+            } else {
+                2.0 - pair.result.score()
+            };
+            assert_eq!(score, 0.0);
+            for record in &pair.records {
+                let outcome = record.outcome.as_ref().unwrap();
+                let loser = outcome.forfeit.expect("forfeited");
+                assert_eq!(record.seats[loser.index()], "quitter");
+                assert!(record.actions.len() >= 5 && record.actions.len() <= 7);
+                let again = GameRecord::from_json(&record.to_json()).unwrap();
+                assert_eq!(again.outcome.unwrap().forfeit, Some(loser));
+            }
+        }
+        // The bad actions of an agent of this library still stop the match.
+        struct Wrong;
+        impl Agent for Wrong {
+            fn name(&self) -> String {
+                "wrong".into()
+            }
+            fn choose(&mut self, _: &Variant, _: &VariantState) -> (Action, Analysis) {
+                (40, Analysis::default())
+            }
+        }
+        let mut bad: Vec<Box<dyn Agent>> = vec![extremes().remove(0), Box::new(Wrong)];
+        assert!(matches!(
+            play(&oware, &mut bad, &[(0, 1)], &config, |_| Control::Continue),
+            Err(MatchError::BadMove { .. })
+        ));
     }
 
     #[test]
