@@ -5,7 +5,8 @@
 //! * [`selfplay`], [`replay`], [`trainer`], [`run`]: AlphaZero-style training;
 //! * [`checkpoint`]: atomic checkpoints with metadata;
 //! * [`agent`]: [`agent::NetAgent`], the trained network as an `ayo_env::Agent`;
-//! * [`engine`]: the text protocol of `ayo engine`;
+//! * [`engine`]: the text protocol of `ayo engine`; [`external`]: a program speaking it, as an
+//!   agent (`ayo rate --engine`);
 //! * [`config`]: the one training configuration;
 //! * [`serve`]: the web page and JSON API of `ayo serve`;
 //! * [`shipped`]: `models/shipped.json`, each variant's shipped network;
@@ -25,6 +26,7 @@ pub mod device;
 #[cfg(feature = "torch")]
 pub mod distributed;
 pub mod engine;
+pub mod external;
 #[cfg(feature = "torch")]
 pub mod eval;
 #[cfg(feature = "torch")]

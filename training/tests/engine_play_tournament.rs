@@ -454,3 +454,55 @@ fn rate_refuses_a_ladder_whose_network_changed() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("SHA-256"));
 }
+
+/// `ayo rate --engine`: `ayo engine` itself rated as an external program, and a broken engine
+/// (its every move unplayable) that forfeits every game, counted.
+#[test]
+fn rate_plays_an_external_engine_and_counts_its_forfeits() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = dir.path().join("ladder.json");
+    let out = ayo()
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "random",
+            "greedy",
+        ])
+        .args(["--pairs", "2", "--out"])
+        .arg(&ladder)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let engine = format!(
+        "{} engine --variant oware --agent alphabeta:1",
+        env!("CARGO_BIN_EXE_ayo")
+    );
+    let broken = "while read line; do case \"$line\" in \
+        hello) printf 'id agent broken\\nid variant oware@1\\nhellook\\n';; \
+        go*) echo 'bestmove 9';; quit) exit 0;; esac; done";
+    for (command, forfeits) in [
+        (engine.as_str(), "forfeited 0 of its 8"),
+        (broken, "forfeited 8 of its 8"),
+    ] {
+        let out = ayo()
+            .args(["rate", "--variant", "oware", "--max-games", "8", "--ladder"])
+            .arg(&ladder)
+            .args(["--engine", command])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(stdout.contains(forfeits), "{stdout}");
+        assert!(stdout.contains("engine:"), "{stdout}");
+    }
+}

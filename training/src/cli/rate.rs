@@ -3,13 +3,16 @@
 //! its estimate, the rungs' Elo held fixed, until the 95 % interval is ± `--precision` or
 //! `--max-games` are played. Prints the Elo with its interval and, per rung played, the W-D-L,
 //! score, nElo and pentanomial counts; progress goes to stderr, every game to `--out`.
+//! `--engine "CMD"` rates an external program speaking `ayo engine`'s protocol instead.
 
 use anyhow::{bail, Context, Result};
 use ayo_env::arena::ladder::{self, Ladder, RateOptions, Rating};
 use ayo_env::arena::report;
 use ayo_env::{Agent, Variant};
+use ayo_train::external::EngineAgent;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -22,8 +25,16 @@ pub struct Args {
     #[arg(long)]
     ladder: Option<PathBuf>,
     /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint PATH:SIMS or PATH@TIME.
-    #[arg(long)]
-    agent: String,
+    #[arg(long, required_unless_present = "engine", conflicts_with = "engine")]
+    agent: Option<String>,
+    /// Or an external program speaking `ayo engine`'s protocol (docs/engine.md), run by `sh -c`:
+    /// a crash, an error, an unplayable move or a move slower than --engine-movetime forfeits
+    /// that game (the count is reported).
+    #[arg(long, value_name = "CMD")]
+    engine: Option<String>,
+    /// The longest an --engine may think about one move: 10s, 500ms.
+    #[arg(long, default_value = "10s", value_parser = movetime)]
+    engine_movetime: std::time::Duration,
     /// Play until the 95 % interval is ± this many Elo.
     #[arg(long, default_value_t = 40.0)]
     precision: f64,
@@ -57,7 +68,18 @@ pub fn run(a: Args) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     let rungs = load_rungs(&ladder, folder, &rules, a.seed)?;
     let names: Vec<String> = rungs.iter().map(|r| r.name()).collect();
-    let agent = ayo_train::agent::load_player(&a.agent, &rules, 0, a.seed)?;
+    let (agent, failures): (Box<dyn Agent>, _) = match (&a.agent, &a.engine) {
+        (Some(spec), _) => (
+            ayo_train::agent::load_player(spec, &rules, 0, a.seed)?,
+            None,
+        ),
+        (None, Some(command)) => {
+            let engine = EngineAgent::start(command, &rules, a.engine_movetime)?;
+            let failures = engine.failures();
+            (Box::new(engine), Some(failures))
+        }
+        (None, None) => unreachable!("clap requires --agent or --engine"),
+    };
     let me = agent.name();
     let elo: Vec<f64> = ladder.rungs.iter().map(|r| r.elo).collect();
     if let Some(out) = &a.out {
@@ -113,6 +135,7 @@ pub fn run(a: Args) -> Result<()> {
         return Err(e.into());
     }
     let seconds = started.elapsed().as_secs_f64();
+    let forfeits = failures.map(|f| f.load(Ordering::Relaxed));
     if let Some(out) = &a.out {
         let json = serde_json::json!({
             "agent": me,
@@ -122,13 +145,25 @@ pub fn run(a: Args) -> Result<()> {
             "seconds": seconds,
             "rating": rating,
             "rungs": names,
+            "forfeits": forfeits,
         });
         let file = out.join("rating.json");
         std::fs::write(&file, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("cannot write {}", file.display()))?;
     }
     print!("{}", table(&ladder, &path, &me, &names, &rating, seconds));
+    if let Some(n) = forfeits {
+        println!(
+            "{me} forfeited {n} of its {} games (crash, error, bad move or time).",
+            rating.games
+        );
+    }
     Ok(())
+}
+
+fn movetime(text: &str) -> Result<std::time::Duration, String> {
+    ayo_train::agent::parse_movetime(text)
+        .ok_or_else(|| format!("{text:?} is not a time per move such as 10s or 500ms"))
 }
 
 /// The ladder's rungs as agents, networks found beside the ladder and checked by their hash.
