@@ -26,9 +26,9 @@ pub mod device;
 #[cfg(feature = "torch")]
 pub mod distributed;
 pub mod engine;
-pub mod external;
 #[cfg(feature = "torch")]
 pub mod eval;
+pub mod external;
 #[cfg(feature = "torch")]
 pub mod logger;
 pub mod net;
