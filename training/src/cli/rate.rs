@@ -121,13 +121,13 @@ pub fn run(a: Args) -> Result<()> {
         |r| {
             let played: Vec<&str> = r.rungs.iter().map(|g| names[g.rung].as_str()).collect();
             eprintln!(
-                "round {}: {} games (against {}), Elo {:+.0} ± {:.0}, {:.1} s",
+                "round {}: {} games, Elo {:+.0} ± {:.0}, {:.1} s (rungs played: {})",
                 r.rounds,
                 r.games,
-                played.join(", "),
                 r.elo,
                 (r.high - r.low) / 2.0,
-                started.elapsed().as_secs_f64()
+                started.elapsed().as_secs_f64(),
+                played.join(", ")
             );
         },
     )?;
