@@ -7,14 +7,16 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
 * ``ayo.Agent`` — the baseline agents ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, and
   trained checkpoints with their search (``"models/oware/oware-levels-1h.ot:32"``, ``"….ot@1s"``).
 * ``ayo.Net`` — a trained network: ``Net.load(path).evaluate(obs)``, without torch.
+* ``ayo.Tablebase`` — an ``oware`` endgame table: exact values (or bounds) of positions, one game
+  or a whole ``VecEnv`` at a time.
 * ``ayo.gymnasium`` — Gymnasium environments (``ayo/Oware-v1`` …, registered on import when
   gymnasium is installed) and a native ``VectorEnv``; ``ayo.pettingzoo`` — PettingZoo AEC
   environments. Both are imported on demand, so ``ayo`` itself needs only numpy.
 """
 
-from ayo._ayo import AUTORESET_MODE, Agent, Game, Net, VecEnv, describe, variants
+from ayo._ayo import AUTORESET_MODE, Agent, Game, Net, Tablebase, VecEnv, describe, variants
 
-__all__ = ["AUTORESET_MODE", "Agent", "Game", "Net", "VecEnv", "describe", "variants"]
+__all__ = ["AUTORESET_MODE", "Agent", "Game", "Net", "Tablebase", "VecEnv", "describe", "variants"]
 
 try:  # registering the Gymnasium ids is cheap once gymnasium is installed
     import gymnasium as _gymnasium  # noqa: F401

@@ -227,3 +227,24 @@ class Net:
         """Policy logits ``[n, actions]`` and values ``[n]`` of inputs ``[n, inputs]``."""
     def analyse(self, game: Game) -> tuple[float, npt.NDArray[np.float32]]:
         """``(value, policy)`` of the position: masked softmax over the legal actions."""
+
+class Tablebase:
+    """An ``oware`` endgame table: the exact value, or bounds on it, of every board with at most
+    ``max_seeds`` seeds (the margin its mover will still make under best play from a fresh
+    repetition memory; docs/tablebase.md)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Opens the table in ``path``; ``ValueError`` names a missing, wrong or damaged file."""
+    @staticmethod
+    def build(path: str | os.PathLike[str], seeds: int) -> Tablebase:
+        """Builds every layer up to ``seeds`` into ``path`` (resuming) and opens it."""
+    @property
+    def max_seeds(self) -> int: ...
+    def probe(self, game: Game) -> tuple[int, int] | None:
+        """``(lo, hi)`` of the board's value for the mover, or ``None`` outside the table."""
+    def solve(self, game: Game) -> int | None:
+        """The game's result for the mover (1, 0, -1) where the table decides it, else ``None``."""
+    def probe_boards(self, boards: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """``lo, hi`` of boards ``[N, 12]`` (mover's row first); ``lo > hi`` outside the table."""
+    def probe_env(self, env: VecEnv) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+        """``lo, hi, result`` of every live game of ``env`` (``result`` -2 where undecided)."""

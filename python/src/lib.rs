@@ -11,6 +11,7 @@ mod agent;
 mod game;
 mod net;
 mod options;
+mod tablebase;
 mod vec_env;
 
 /// The names of every variant preset, e.g. `["oware", "ayo", "ayoayo"]`.
@@ -36,5 +37,6 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AUTORESET_MODE", ayo_env::vec_env::AUTORESET_MODE)?;
     agent::register(m)?;
     net::register(m)?;
+    tablebase::register(m)?;
     Ok(())
 }

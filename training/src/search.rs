@@ -957,7 +957,10 @@ mod tests {
             &mut rng,
         );
         assert_eq!(r.action, 1, "{r:?}");
-        assert!(r.policy[1] > 0.8, "the improved policy follows the known win: {r:?}");
+        assert!(
+            r.policy[1] > 0.8,
+            "the improved policy follows the known win: {r:?}"
+        );
         assert!(
             tree.reroot(&vec![1], 1).is_none(),
             "a known result is not searched below"

@@ -389,7 +389,9 @@ impl<F: Finished + ?Sized> Line<'_, F> {
                     if !self.inside[c as usize] {
                         let (l, h) = outside(&child, self.entries);
                         (l, h, None)
-                    } else if line.contains(&c) {
+                    } else if line.iter().rev().skip(1).step_by(2).any(|&b| b == c) {
+                        // The same board with the same player to move: a repetition (the
+                        // line's boards alternate movers, so only every other one can be it).
                         let e = repetition_value(&child);
                         (e, e, None)
                     } else {

@@ -3,7 +3,8 @@
 //! retrograde analysis ([`check_layer`]).
 
 use super::index::Index;
-use super::{moves, terminal_value, Move, Tablebase};
+use super::{legal, moves, play, terminal_value, Move, Tablebase};
+use crate::action::Action;
 use crate::board::Pits;
 use crate::rng::Rng;
 use std::collections::HashMap;
@@ -44,6 +45,23 @@ impl<'a> Search<'a> {
         let at_least = self.line(pits, &mut vec![*pits], lo - 1, lo)? >= lo;
         let at_most = self.line(pits, &mut vec![*pits], hi, hi + 1)? <= hi;
         Some(at_least && at_most)
+    }
+
+    /// What each legal move of `pits` (memory holding it alone) is worth to its mover, exactly,
+    /// in action order; `None` if a move's search passes the node cap (counted per move).
+    pub fn move_values(&mut self, pits: &Pits) -> Option<Vec<(Action, i32)>> {
+        let mut out = Vec::new();
+        for a in legal(pits).iter() {
+            self.nodes = 0;
+            let v = match play(pits, a) {
+                Move::Capture { taken, pits: child } => taken as i32 - self.fresh_value(&child)?,
+                Move::Quiet { pits: child } => {
+                    -self.line(&child, &mut vec![*pits, child], -1000, 1000)?
+                }
+            };
+            out.push((a, v));
+        }
+        Some(out)
     }
 
     fn fresh_value(&mut self, pits: &Pits) -> Option<i32> {
@@ -88,7 +106,7 @@ impl<'a> Search<'a> {
                     // The capture empties the memory: the child's value does not depend on it.
                     taken as i32 - self.fresh_value(&child)?
                 }
-                Move::Quiet { pits: child } if memory.contains(&child) => -terminal_value(&child),
+                Move::Quiet { pits: child } if repeats(memory, &child) => -terminal_value(&child),
                 Move::Quiet { pits: child } => {
                     memory.push(child);
                     let v = self.line(&child, memory, -beta, -alpha);
@@ -104,6 +122,13 @@ impl<'a> Search<'a> {
         }
         Some(best)
     }
+}
+
+/// Whether the board `child` (its mover's view), reached from the last board of `memory`,
+/// repeats a position of the memory: the same board with the same player to move, so one an
+/// even number of plies back (the memory's boards alternate movers).
+pub fn repeats(memory: &[Pits], child: &Pits) -> bool {
+    memory.iter().rev().skip(1).step_by(2).any(|b| b == child)
 }
 
 /// How a layer's entries compare with search.
@@ -165,4 +190,22 @@ pub fn check_layer(
         }
     }
     check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::repeats;
+
+    #[test]
+    fn a_repetition_is_the_same_board_with_the_same_player_to_move() {
+        // The memory alternates movers: after a, b, c (c's mover moves, the child's mover is
+        // b's), only b, two plies before the child, can be repeated; a had the other mover.
+        let (a, b, c) = ([1u8; 12], [2u8; 12], [3u8; 12]);
+        let memory = [a, b, c];
+        assert!(repeats(&memory, &b));
+        let other_mover = "the same board with the other player to move";
+        assert!(!repeats(&memory, &a), "{other_mover}");
+        assert!(!repeats(&memory, &c));
+        assert!(!repeats(&[c], &c), "{other_mover}");
+    }
 }
