@@ -332,11 +332,19 @@ pub struct Rating {
     pub rounds: usize,
 }
 
-/// The rungs of a round: the highest at or below `estimate` and the lowest above it (one of
-/// them at the ladder's ends).
+/// The rungs of a round: the one with the highest Elo at or below `estimate` and the one with
+/// the lowest Elo above it (one of them beyond the ladder's ends). By Elo, not by place: two
+/// neighbouring rungs may come out of the ladder's fit in the other order.
 pub fn neighbours(elo: &[f64], estimate: f64) -> Vec<usize> {
-    let below = elo.iter().rposition(|&e| e <= estimate);
-    let above = elo.iter().position(|&e| e > estimate);
+    let nearest = |side: &dyn Fn(f64) -> bool| {
+        (0..elo.len()).filter(|&i| side(elo[i])).min_by(|&x, &y| {
+            (elo[x] - estimate)
+                .abs()
+                .total_cmp(&(elo[y] - estimate).abs())
+        })
+    };
+    let below = nearest(&|e| e <= estimate);
+    let above = nearest(&|e| e > estimate);
     below.into_iter().chain(above).collect()
 }
 
@@ -470,6 +478,10 @@ mod tests {
         assert_eq!(neighbours(&elo, 200.0), vec![1, 2]);
         assert_eq!(neighbours(&elo, -80.0), vec![0]);
         assert_eq!(neighbours(&elo, 900.0), vec![2]);
+        // Out of order (a fit may put a rung below the one before it).
+        let elo = [0.0, 400.0, 380.0, 600.0];
+        assert_eq!(neighbours(&elo, 390.0), vec![2, 1]);
+        assert_eq!(neighbours(&elo, 300.0), vec![0, 2]);
     }
 
     /// A three-rung oware ladder measured and fitted, then a rung rated against it as if it
