@@ -506,3 +506,50 @@ fn rate_plays_an_external_engine_and_counts_its_forfeits() {
         assert!(stdout.contains("engine:"), "{stdout}");
     }
 }
+
+/// Every committed ladder (`models/<variant>/ladder.json`) loads, its networks match their
+/// hashes, and `ayo rate` plays on it.
+#[test]
+fn the_committed_ladders_rate_an_agent() {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let mut found = 0;
+    for entry in std::fs::read_dir(&models).unwrap() {
+        let ladder = entry.unwrap().path().join("ladder.json");
+        if !ladder.is_file() {
+            continue;
+        }
+        found += 1;
+        let variant = ladder
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let out = ayo()
+            .args([
+                "rate",
+                "--variant",
+                variant,
+                "--agent",
+                "greedy",
+                "--max-games",
+                "8",
+            ])
+            .arg("--ladder")
+            .arg(&ladder)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains(&format!("{variant}@1 ladder v1")),
+            "{stdout}"
+        );
+    }
+    assert!(found >= 2, "the oware and ayo ladders at least");
+}
