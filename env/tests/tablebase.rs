@@ -5,7 +5,9 @@
 
 use ayo_env::arena::agents::{self, AlphaBeta, Mcts, WIN};
 use ayo_env::tablebase::search::check_layer;
-use ayo_env::tablebase::{build_tables, BuildEvent, Index, Oracle, Tablebase, TablebaseError};
+use ayo_env::tablebase::{
+    accuracy, build_tables, BuildEvent, Index, Oracle, Tablebase, TablebaseError,
+};
 use ayo_env::{Agent, Player, Rules, Variant, VariantState};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -355,4 +357,53 @@ fn agent_specs_take_a_table() {
         let e = agents::parse("alphabeta:4+tb", 1).err().unwrap();
         assert!(e.reason.contains(agents::TABLEBASE_VAR), "{e}");
     }
+}
+
+/// The optimal-move metric's labels: on every board of up to 3 seeds (North to move, fresh
+/// memory, stores a seed apart either way), the best move's worth lies in the table's entry
+/// (equals it where exact), and a move keeps the result exactly where a search of the real
+/// game after it finds the position's result.
+#[test]
+fn move_labels_agree_with_the_table_and_the_real_game() {
+    let (_, table) = small_table();
+    let oware: Variant = "oware".parse().unwrap();
+    let index = Index::get();
+    let mut moves = 0;
+    for seeds in 1..=3usize {
+        for rank in 0..index.boards(seeds) {
+            let pits = index.unrank(rank, seeds);
+            let rest = 48 - seeds as u32;
+            for mover_store in [rest / 2, rest / 2 + 1] {
+                let row = |r: &[u8]| {
+                    r.iter()
+                        .map(|s| s.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let other = rest - mover_store;
+                let text = format!(
+                    "{} {} | {other} {mover_store} | 1",
+                    row(&pits[6..]),
+                    row(&pits[..6])
+                );
+                let game = oware.parse_notation(&text).unwrap();
+                if oware.to_play(&game).is_none() {
+                    continue;
+                }
+                let labels = accuracy::label(&table, &oware, &game).expect("labelled");
+                let entry = table.probe(&game).unwrap();
+                let best = labels.best();
+                assert!(entry.lo as i32 <= best && best <= entry.hi as i32, "{text}");
+                let truth = -south_result(&oware, &game);
+                for &(a, _) in &labels.moves {
+                    let mut next = game.clone();
+                    oware.play(&mut next, a).unwrap();
+                    let after = -south_result(&oware, &next);
+                    assert_eq!(labels.keeps_result(a), after == truth, "{text}: move {a}");
+                    moves += 1;
+                }
+            }
+        }
+    }
+    assert!(moves > 500, "{moves} moves");
 }

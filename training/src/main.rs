@@ -51,6 +51,9 @@ enum Command {
     Rate(cli::rate::Args),
     /// Endgame tables of oware: build, probe, verify against search, time (docs/tablebase.md).
     Egtb(cli::egtb::Args),
+    /// How often an agent's move keeps the game's result on oware endgame positions, judged
+    /// by the endgame table (docs/tablebase.md).
+    Accuracy(cli::accuracy::Args),
 }
 
 fn main() -> Result<()> {
@@ -71,5 +74,6 @@ fn main() -> Result<()> {
         Command::Ladder(a) => cli::ladder::run(a),
         Command::Rate(a) => cli::rate::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
+        Command::Accuracy(a) => cli::accuracy::run(a),
     }
 }

@@ -23,6 +23,7 @@
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
+pub mod accuracy;
 mod build;
 mod file;
 mod index;

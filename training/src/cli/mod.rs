@@ -1,5 +1,6 @@
 //! One module per `ayo` subcommand: its clap arguments (`Args`) and `run`.
 
+pub mod accuracy;
 pub mod bench;
 pub mod checkpoint;
 pub mod egtb;
