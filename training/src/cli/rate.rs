@@ -62,7 +62,12 @@ pub fn run(a: Args) -> Result<()> {
         .ladder
         .clone()
         .unwrap_or_else(|| Path::new("models").join(&a.variant).join("ladder.json"));
-    let ladder = Ladder::load(&path)?;
+    let ladder = Ladder::load(&path).with_context(|| {
+        format!(
+            "no ladder to rate {} on (one is made by `ayo ladder`, see docs/rating.md)",
+            a.variant
+        )
+    })?;
     let rules = super::variant(&a.variant, Some(&ladder.options))?;
     ladder.check_rules(&rules)?;
     let folder = path.parent().unwrap_or(Path::new("."));
