@@ -190,7 +190,7 @@ fn wrong_and_damaged_files_are_refused() {
             std::fs::copy(small.join(&name), dir.join(&name)).unwrap();
         }
     };
-    let open_err = || Tablebase::open(&dir).err().expect("refused").to_string();
+    let open_err = || Tablebase::open(&dir).expect_err("refused").to_string();
     let path = dir.join("oware-03.egtb");
 
     assert!(matches!(
@@ -360,9 +360,10 @@ fn agent_specs_take_a_table() {
 }
 
 /// The optimal-move metric's labels: on every board of up to 3 seeds (North to move, fresh
-/// memory, stores a seed apart either way), the best move's worth lies in the table's entry
-/// (equals it where exact), and a move keeps the result exactly where a search of the real
-/// game after it finds the position's result.
+/// memory, stores a seed apart either way) whose entry is exact, the best move is worth the
+/// entry, a move keeps the margin exactly where its worth (searched in full) is the entry's,
+/// and it keeps the result exactly where a search of the real game after it finds the
+/// position's result.
 #[test]
 fn move_labels_agree_with_the_table_and_the_real_game() {
     let (_, table) = small_table();
@@ -390,12 +391,22 @@ fn move_labels_agree_with_the_table_and_the_real_game() {
                 if oware.to_play(&game).is_none() {
                     continue;
                 }
-                let labels = accuracy::label(&table, &oware, &game).expect("labelled");
                 let entry = table.probe(&game).unwrap();
-                let best = labels.best();
-                assert!(entry.lo as i32 <= best && best <= entry.hi as i32, "{text}");
+                let Some(labels) = accuracy::label(&table, &oware, &game) else {
+                    assert!(!entry.is_exact(), "{text}: an exact entry is labelled");
+                    continue;
+                };
+                assert_eq!(labels.value, entry.lo as i32);
+                let best = labels.moves.iter().filter_map(|m| m.worth).max();
+                assert_eq!(best, Some(labels.value), "{text}: the best move's worth");
                 let truth = -south_result(&oware, &game);
-                for &(a, _) in &labels.moves {
+                for m in &labels.moves {
+                    let a = m.action;
+                    assert_eq!(
+                        m.keeps_margin,
+                        m.worth == Some(labels.value),
+                        "{text}: {m:?}"
+                    );
                     let mut next = game.clone();
                     oware.play(&mut next, a).unwrap();
                     let after = -south_result(&oware, &next);

@@ -1,10 +1,10 @@
 //! The optimal-move metric: what each legal move of a position is worth by the table, and how
 //! far a player's move falls from the best (`ayo accuracy`, docs/tablebase.md).
 //!
-//! A position qualifies when the game's memory is fresh (right after a capture), its board is in
-//! the table, and the worth of every legal move is found exactly ([`label`]): a capture's by the
-//! table below (searched where its entry is inexact), a quiet move's by alpha-beta with the
-//! repetition memory ([`Search::move_values`]), each within a node cap.
+//! A position qualifies when the game's memory is fresh (right after a capture) and its board's
+//! entry is exact ([`label`]). Each legal move is then judged by null-window searches against
+//! the value: a capture by the entry below it (searched where that does not decide), a quiet
+//! move by alpha-beta with the repetition memory ([`Search::move_at_least`]), within a node cap.
 
 use super::search::Search;
 use super::{board_of, memory_is_fresh, Tablebase};
@@ -15,53 +15,93 @@ use crate::variant::{Variant, VariantState};
 /// Nodes a move's search may visit when a position is labelled.
 pub const MOVE_CAP: u64 = 200_000;
 
-/// A position's moves by their exact worth to the mover (the margin he will make after it).
+/// One legal move of a labelled position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveLabel {
+    pub action: Action,
+    /// Whether it keeps the game's result (win, draw or loss under best play, with the stores).
+    pub keeps_result: bool,
+    /// Whether it is worth the position's value: the best margin.
+    pub keeps_margin: bool,
+    /// Its exact worth to the mover, where a full search of it fits the cap.
+    pub worth: Option<i32>,
+}
+
+/// A position's moves judged by the table: whether each keeps the result and the margin.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labels {
     /// Seeds on the board.
     pub seeds: usize,
     /// The mover's store minus the other's.
     pub stores: i32,
-    /// Each legal move and its worth.
-    pub moves: Vec<(Action, i32)>,
+    /// The board's exact value (the best move's worth).
+    pub value: i32,
+    pub moves: Vec<MoveLabel>,
 }
 
 impl Labels {
-    /// The best worth: the board's value.
-    pub fn best(&self) -> i32 {
-        self.moves
-            .iter()
-            .map(|m| m.1)
-            .max()
-            .expect("a live position")
+    /// The label of `action`, if legal.
+    pub fn get(&self, action: Action) -> Option<&MoveLabel> {
+        self.moves.iter().find(|m| m.action == action)
     }
 
-    /// What `action` is worth, if legal.
-    pub fn worth(&self, action: Action) -> Option<i32> {
-        self.moves.iter().find(|m| m.0 == action).map(|m| m.1)
-    }
-
-    /// Whether `action` keeps the game's result (win, draw or loss under best play).
+    /// Whether `action` keeps the game's result.
     pub fn keeps_result(&self, action: Action) -> bool {
-        self.worth(action)
-            .is_some_and(|w| (self.stores + w).signum() == (self.stores + self.best()).signum())
+        self.get(action).is_some_and(|m| m.keeps_result)
+    }
+
+    /// Whether the moves differ: some move loses the result or the margin.
+    pub fn informative(&self) -> bool {
+        self.moves.iter().any(|m| !m.keeps_margin)
     }
 }
 
-/// The labels of `state` (a game of `oware`), or `None` where it does not qualify.
+/// The labels of `state` (a game of `oware`), or `None` where it does not qualify: the memory
+/// not fresh, the board outside the table or its entry inexact, or a move's test past the cap.
+/// A move keeps the result when its worth `w` gives the stores' difference `d` the sign of
+/// `d + value` (null-window searches: `w ≥ −d + 1` for a win, `w ≥ −d` for a draw; in a lost
+/// position every move keeps it), and the margin when `w ≥ value`.
 pub fn label(table: &Tablebase, rules: &Variant, state: &VariantState) -> Option<Labels> {
     if !memory_is_fresh(state) {
         return None;
     }
     let pits = board_of(state)?;
     let seeds: usize = pits.iter().map(|&s| s as usize).sum();
-    table.probe_board(&pits)?;
+    let entry = table.probe_board(&pits).filter(|e| e.is_exact())?;
+    let value = entry.lo as i32;
     let mover = rules.to_play(state)?;
     let scores = rules.scores(state);
-    let moves = Search::new(MOVE_CAP, Some((table, seeds))).move_values(&pits)?;
+    let stores = scores[mover.index()] - scores[(!mover).index()];
+    let result_at = match (stores + value).signum() {
+        1 => Some(1 - stores),
+        0 => Some(-stores),
+        _ => None,
+    };
+    let mut search = Search::new(MOVE_CAP, Some((table, seeds)));
+    let mut moves = Vec::new();
+    for action in super::legal(&pits).iter() {
+        let keeps_margin = search.move_at_least(&pits, action, value)?;
+        let keeps_result = match result_at {
+            Some(t) if t == value => keeps_margin,
+            Some(t) => search.move_at_least(&pits, action, t)?,
+            None => true,
+        };
+        let worth = if keeps_margin {
+            Some(value)
+        } else {
+            search.move_value(&pits, action)
+        };
+        moves.push(MoveLabel {
+            action,
+            keeps_result,
+            keeps_margin,
+            worth,
+        });
+    }
     Some(Labels {
         seeds,
-        stores: scores[mover.index()] - scores[(!mover).index()],
+        stores,
+        value,
         moves,
     })
 }
@@ -74,26 +114,32 @@ pub struct Tally {
     pub result_kept: u64,
     /// Moves worth the best margin.
     pub margin_kept: u64,
-    /// Seeds lost against the best, summed.
+    /// Seeds lost against the best, summed over the moves whose worth is known.
     pub seeds_lost: u64,
+    /// Moves whose worth is known.
+    pub worth_known: u64,
 }
 
 impl Tally {
     pub fn add(&mut self, labels: &Labels, action: Action) {
-        let worth = labels.worth(action).expect("a legal move");
+        let m = labels.get(action).expect("a legal move");
         self.positions += 1;
-        self.result_kept += labels.keeps_result(action) as u64;
-        self.margin_kept += (worth == labels.best()) as u64;
-        self.seeds_lost += (labels.best() - worth) as u64;
+        self.result_kept += m.keeps_result as u64;
+        self.margin_kept += m.keeps_margin as u64;
+        if let Some(w) = m.worth {
+            self.worth_known += 1;
+            self.seeds_lost += (labels.value - w) as u64;
+        }
     }
 
-    /// The share of moves that keep the result, that keep the margin, and the mean seeds lost.
+    /// The share of moves that keep the result, that keep the margin, and the mean seeds lost
+    /// (over the moves whose worth is known).
     pub fn shares(&self) -> (f64, f64, f64) {
         let n = self.positions.max(1) as f64;
         (
             self.result_kept as f64 / n,
             self.margin_kept as f64 / n,
-            self.seeds_lost as f64 / n,
+            self.seeds_lost as f64 / self.worth_known.max(1) as f64,
         )
     }
 }

@@ -3,7 +3,7 @@
 //! retrograde analysis ([`check_layer`]).
 
 use super::index::Index;
-use super::{legal, moves, play, terminal_value, Move, Tablebase};
+use super::{moves, play, terminal_value, Move, Tablebase};
 use crate::action::Action;
 use crate::board::Pits;
 use crate::rng::Rng;
@@ -47,21 +47,37 @@ impl<'a> Search<'a> {
         Some(at_least && at_most)
     }
 
-    /// What each legal move of `pits` (memory holding it alone) is worth to its mover, exactly,
-    /// in action order; `None` if a move's search passes the node cap (counted per move).
-    pub fn move_values(&mut self, pits: &Pits) -> Option<Vec<(Action, i32)>> {
-        let mut out = Vec::new();
-        for a in legal(pits).iter() {
-            self.nodes = 0;
-            let v = match play(pits, a) {
-                Move::Capture { taken, pits: child } => taken as i32 - self.fresh_value(&child)?,
-                Move::Quiet { pits: child } => {
-                    -self.line(&child, &mut vec![*pits, child], -1000, 1000)?
+    /// What the legal move `action` of `pits` (memory holding it alone) is worth to its
+    /// mover, exactly; `None` past the node cap.
+    pub fn move_value(&mut self, pits: &Pits, action: Action) -> Option<i32> {
+        self.nodes = 0;
+        Some(match play(pits, action) {
+            Move::Capture { taken, pits: child } => taken as i32 - self.fresh_value(&child)?,
+            Move::Quiet { pits: child } => {
+                -self.line(&child, &mut vec![*pits, child], -1000, 1000)?
+            }
+        })
+    }
+
+    /// Whether the legal move `action` of `pits` (memory holding it alone) is worth at least
+    /// `t` to its mover, by a null-window search; `None` past the node cap.
+    pub fn move_at_least(&mut self, pits: &Pits, action: Action, t: i32) -> Option<bool> {
+        self.nodes = 0;
+        Some(match play(pits, action) {
+            Move::Capture { taken, pits: child } => {
+                // taken − value(child) ≥ t ⇔ value(child) ≤ taken − t.
+                let bound = taken as i32 - t;
+                let known = self.lower.and_then(|(table, _)| table.probe_board(&child));
+                match known {
+                    Some(e) if e.hi as i32 <= bound => true,
+                    Some(e) if e.lo as i32 > bound => false,
+                    _ => self.line(&child, &mut vec![child], bound, bound + 1)? <= bound,
                 }
-            };
-            out.push((a, v));
-        }
-        Some(out)
+            }
+            Move::Quiet { pits: child } => {
+                self.line(&child, &mut vec![*pits, child], -t, -t + 1)? <= -t
+            }
+        })
     }
 
     fn fresh_value(&mut self, pits: &Pits) -> Option<i32> {

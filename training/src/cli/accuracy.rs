@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use ayo_env::tablebase::accuracy::{label, Labels, Tally};
-use ayo_env::tablebase::Tablebase;
+use ayo_env::tablebase::{Oracle, Tablebase};
 use ayo_env::{GameRecord, Rules, Variant, VariantState};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -29,8 +29,8 @@ pub struct Args {
     seed: u64,
     /// Instead of measuring, draw positions from these game records (JSON files or folders of
     /// them): each position right after a capture that the table labels, whose stores alone
-    /// do not decide the game and whose moves differ in worth, at most one per game; written
-    /// to --positions.
+    /// do not decide the game and where some move loses the result or the margin, each board
+    /// once; written to --positions.
     #[arg(long, num_args = 1..)]
     collect: Vec<PathBuf>,
     /// With --collect: the most positions to write.
@@ -138,6 +138,7 @@ fn collect(
     out: &Path,
 ) -> Result<()> {
     let mut seen = HashSet::new();
+    let (mut seen_exact, mut capped) = (0u64, 0u64);
     let mut lines = Vec::new();
     let files = record_files(paths)?;
     for file in &files {
@@ -151,14 +152,17 @@ fn collect(
         let replay = record
             .replay()
             .with_context(|| format!("cannot replay {}", file.display()))?;
-        // The first qualifying position of the game: the stores alone must not decide it.
+        // Every qualifying position of the game, each board once.
         for state in &replay.states[1..] {
+            let exact = table.solve(state).is_some()
+                && table.probe(state).is_some_and(|e| e.is_exact());
+            seen_exact += exact as u64;
             let Some(labels) = label(table, rules, state) else {
+                capped += exact as u64;
                 continue;
             };
-            // Informative: the stores alone do not decide the game, and the moves differ in worth.
-            let all_equal = labels.moves.iter().all(|m| m.1 == labels.best());
-            if labels.stores.unsigned_abs() as usize >= labels.seeds || all_equal {
+            // Informative: the stores alone do not decide the game, and some move loses.
+            if labels.stores.unsigned_abs() as usize >= labels.seeds || !labels.informative() {
                 continue;
             }
             let text = rules.notation(state);
@@ -166,7 +170,6 @@ fn collect(
                 let source = file.file_name().unwrap_or_default().to_string_lossy();
                 lines.push(format!("{text}  # {source}, {} seeds", labels.seeds));
             }
-            break;
         }
         if lines.len() >= count {
             break;
@@ -174,14 +177,18 @@ fn collect(
     }
     let header = format!(
         "# oware endgame positions for `ayo accuracy`: right after a capture, in the table of <= {} seeds,\n\
-         # every move's worth found exactly, the stores not deciding the game, the moves not all\n\
-         # worth the same; the first such\n\
-         # position of each of {} game records ({}).\n",
+         # its entry exact, the stores not deciding the game, some move losing the result or the\n\
+         # margin; every such position of {} game records ({}).\n",
         table.max_seeds(),
         files.len(),
         paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     );
     std::fs::write(out, header + &lines.join("\n") + "\n")?;
-    eprintln!("{} positions written to {}", lines.len(), out.display());
+    eprintln!(
+        "{} positions written to {} (of {seen_exact} right after a capture with an exact \
+         entry that decides the result, {capped} over the node cap)",
+        lines.len(),
+        out.display()
+    );
     Ok(())
 }
