@@ -154,8 +154,8 @@ fn collect(
             .with_context(|| format!("cannot replay {}", file.display()))?;
         // Every qualifying position of the game, each board once.
         for state in &replay.states[1..] {
-            let exact = table.solve(state).is_some()
-                && table.probe(state).is_some_and(|e| e.is_exact());
+            let exact =
+                table.solve(state).is_some() && table.probe(state).is_some_and(|e| e.is_exact());
             seen_exact += exact as u64;
             let Some(labels) = label(table, rules, state) else {
                 capped += exact as u64;
