@@ -3,7 +3,7 @@
 
 use crate::game::Game;
 use crate::vec_env::VecEnv;
-use ayo_env::tablebase::{self, build_tables, board_of, Entry, Oracle};
+use ayo_env::tablebase::{self, board_of, build_tables, Entry, Oracle};
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -144,7 +144,10 @@ impl Tablebase {
     }
 }
 
-fn split<'py>(py: Python<'py>, entries: &[Entry]) -> (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i8>>) {
+fn split<'py>(
+    py: Python<'py>,
+    entries: &[Entry],
+) -> (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i8>>) {
     (
         PyArray1::from_iter(py, entries.iter().map(|e| e.lo)),
         PyArray1::from_iter(py, entries.iter().map(|e| e.hi)),
