@@ -55,6 +55,22 @@ fn the_entries_of_a_small_table_agree_with_search_to_the_end() {
     }
 }
 
+/// A game in notation with North to move, `pits` the board from his view (his row first) and
+/// the stores given.
+fn north_to_move(pits: &[u8; 12], north_store: u32, south_store: u32) -> String {
+    let row = |r: &[u8]| {
+        r.iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    format!(
+        "{} {} | {south_store} {north_store} | 1",
+        row(&pits[6..]),
+        row(&pits[..6])
+    )
+}
+
 /// The game's result from South's view (+1, 0, −1) under best play, by negamax over the real
 /// game to its end.
 fn south_result(rules: &Variant, s: &VariantState) -> i32 {
@@ -115,18 +131,7 @@ fn stores_plus_an_exact_entry_give_the_real_games_result() {
                 if other > 24 {
                     continue;
                 }
-                let row = |r: &[u8]| {
-                    r.iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
-                // North to move: the board from his view is `pits`, so his row is pits[0..6].
-                let text = format!(
-                    "{} {} | {other} {mover_store} | 1",
-                    row(&pits[6..]),
-                    row(&pits[..6])
-                );
+                let text = north_to_move(&pits, mover_store, other);
                 let game = oware.parse_notation(&text).unwrap();
                 if oware.to_play(&game).is_none() {
                     // Over already (no legal move): the table's terminal entry is the rows.
@@ -292,18 +297,8 @@ fn searches_with_the_table_prove_the_tables_result() {
         let pits = index.unrank(rank, seeds);
         let rest = 48 - seeds as u32;
         for mover_store in [rest / 2, rest / 2 + 1] {
-            let row = |r: &[u8]| {
-                r.iter()
-                    .map(|s| s.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
             let other = rest - mover_store;
-            let text = format!(
-                "{} {} | {other} {mover_store} | 1",
-                row(&pits[6..]),
-                row(&pits[..6])
-            );
+            let text = north_to_move(&pits, mover_store, other);
             let game = oware.parse_notation(&text).unwrap();
             let Some(truth) = table.solve(&game).map(|s| s.result) else {
                 continue;
@@ -375,18 +370,8 @@ fn move_labels_agree_with_the_table_and_the_real_game() {
             let pits = index.unrank(rank, seeds);
             let rest = 48 - seeds as u32;
             for mover_store in [rest / 2, rest / 2 + 1] {
-                let row = |r: &[u8]| {
-                    r.iter()
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
                 let other = rest - mover_store;
-                let text = format!(
-                    "{} {} | {other} {mover_store} | 1",
-                    row(&pits[6..]),
-                    row(&pits[..6])
-                );
+                let text = north_to_move(&pits, mover_store, other);
                 let game = oware.parse_notation(&text).unwrap();
                 if oware.to_play(&game).is_none() {
                     continue;
