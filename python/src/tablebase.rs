@@ -3,7 +3,8 @@
 
 use crate::game::Game;
 use crate::vec_env::VecEnv;
-use ayo_env::tablebase::{self, board_of, build_tables, Entry, Oracle};
+use ayo_env::tablebase::{self, board_of, build_tables, decide, Entry, Oracle};
+use ayo_env::VariantState;
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -125,9 +126,14 @@ impl Tablebase {
                 .collect();
             let mut entries = vec![Entry { lo: 1, hi: -1 }; pits.len()];
             table.probe_many(&pits, &mut entries);
+            // The result from the entry just read (not a second probe).
             let results: Vec<i8> = states
                 .iter()
-                .map(|s| table.solve(s).map_or(-2, |s| s.result as i8))
+                .zip(&entries)
+                .map(|(s, &e)| match s {
+                    VariantState::Oware(s) => decide(s, e).map_or(-2, |s| s.result as i8),
+                    _ => -2,
+                })
                 .collect();
             (entries, results)
         });

@@ -177,29 +177,37 @@ impl<S> Oracle<S> for NoTable {
     }
 }
 
+/// The result that `entry`, the entry of `s`'s board, decides: where the memory is fresh (right
+/// after a capture, or at the start) and the store difference plus the board's bounds lies on
+/// one side of 0 (docs/tablebase.md). Elsewhere, `None`: with a longer memory a repetition may
+/// end the game otherwise.
+pub fn decide(s: &OwareState, entry: Entry) -> Option<Solved> {
+    if s.over || s.memory_len() != 1 || entry.lo > entry.hi {
+        return None;
+    }
+    let mover = s.position.to_move;
+    let stores = s.position.stores;
+    let d = stores[mover.index()] as i32 - stores[(!mover).index()] as i32;
+    let (lo, hi) = (d + entry.lo as i32, d + entry.hi as i32);
+    let result = match (lo.signum(), hi.signum()) {
+        (l, h) if l == h => l,
+        _ => return None,
+    };
+    Some(Solved {
+        mover,
+        result,
+        margin: (lo + hi) / 2,
+    })
+}
+
 impl Oracle<OwareState> for Tablebase {
-    /// A game right after a capture (or at its start: its memory holds the position alone),
-    /// whose board the table holds with bounds that decide the result: the store difference
-    /// plus the board's value (docs/tablebase.md). Elsewhere, `None`: with a longer memory a
-    /// repetition may end the game otherwise.
+    /// [`decide`] with the entry of the game's board, if the table holds it.
     fn solve(&self, s: &OwareState) -> Option<Solved> {
         if s.over || s.memory_len() != 1 {
             return None;
         }
-        let mover = s.position.to_move;
-        let entry = self.probe_board(&view(&s.position.pits, mover))?;
-        let stores = s.position.stores;
-        let d = stores[mover.index()] as i32 - stores[(!mover).index()] as i32;
-        let (lo, hi) = (d + entry.lo as i32, d + entry.hi as i32);
-        let result = match (lo.signum(), hi.signum()) {
-            (l, h) if l == h => l,
-            _ => return None,
-        };
-        Some(Solved {
-            mover,
-            result,
-            margin: (lo + hi) / 2,
-        })
+        let entry = self.probe_board(&view(&s.position.pits, s.position.to_move))?;
+        decide(s, entry)
     }
 }
 
