@@ -16,7 +16,7 @@ PY="$VENV/bin/python"
 PYTHON_BIN="${PYTHON:-python3}"
 
 # The RL libraries are those the Python package's tests use it with (python/tests/test_rl_libraries.py);
-# moto's S3 server is the bucket of training/tests/distributed.rs; Ray runs python/tests/test_ray.py.
+# moto's S3 server is the bucket of training/tests/integration/distributed.rs; Ray runs python/tests/test_ray.py.
 extra_packages=(numpy maturin pytest gymnasium pettingzoo open_spiel stable-baselines3 sb3-contrib supersuit moviepy 'moto[server]' ray)
 
 is_ready() {

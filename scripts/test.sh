@@ -32,7 +32,7 @@ stage_table() {
     printf '%6d  whole run\n' "$SECONDS"
 }
 
-# The headless browser of the end-to-end test of `ayo serve`: training/tests/serve_browser.rs
+# The headless browser of the end-to-end test of `ayo serve`: training/tests/integration/serve_browser.rs
 # drives Debian's chromium through chromedriver and fails (rather than skips) without them.
 # apt installs them in the background while the virtualenv is set up and the code is linted.
 install_browser() {

@@ -15,9 +15,18 @@ pub struct Args {
     /// Folder searched for checkpoints (`*.ot`) to offer as opponents and for analysis.
     #[arg(long, default_value = "models")]
     models: PathBuf,
+    /// An endgame table (`ayo egtb build`): the analysis of an `oware` position adds its exact
+    /// value, or bounds, and the moves that keep the result.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
+    let table = a
+        .tablebase
+        .as_deref()
+        .map(ayo_env::tablebase::open_shared)
+        .transpose()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -29,7 +38,7 @@ pub fn run(a: Args) -> Result<()> {
         let address = listener.local_addr()?;
         println!("ayo serve: listening on http://{address}/");
         std::io::stdout().flush()?;
-        let state = ayo_train::serve::AppState::new(a.models);
+        let state = ayo_train::serve::AppState::with_tablebase(a.models, table);
         ayo_train::serve::serve(listener, state)
             .await
             .context("the server stopped")

@@ -1,7 +1,7 @@
 //! The network's forward pass without libtorch: [`CpuNet`] reads a checkpoint (`.ot`) with a
 //! strict reader of the file `ayo train` writes, and evaluates batches of observations with
 //! `ndarray` — for the Python package (which has no torch) and wherever libtorch is absent.
-//! It computes what [`super::Net::forward`] computes (`training/tests/cpu_net.rs` checks every
+//! It computes what [`super::Net::forward`] computes (`training/tests/integration/cpu_net.rs` checks every
 //! shipped network against libtorch).
 //!
 //! The file is libtorch's archive of named tensors: a ZIP of stored entries holding

@@ -23,7 +23,8 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ayo_env::{Budget, GameRecord, Player, Rules, Variant, VARIANT_NAMES};
+use ayo_env::tablebase::{self, Oracle, Tablebase};
+use ayo_env::{Budget, GameRecord, Player, Rules, Variant, VariantState, VARIANT_NAMES};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -108,6 +109,8 @@ struct Inner {
     games: Mutex<Games>,
     models: PathBuf,
     analysts: Mutex<HashMap<(PathBuf, String), Analyst>>,
+    /// The endgame table the analysis reads, if the server was given one.
+    table: Option<Arc<Tablebase>>,
 }
 
 #[derive(Default)]
@@ -119,6 +122,11 @@ struct Games {
 impl AppState {
     /// A server with no games, listing the checkpoints under `models`.
     pub fn new(models: PathBuf) -> AppState {
+        AppState::with_tablebase(models, None)
+    }
+
+    /// The same, with an endgame table whose verdict the analysis adds (`oware` games).
+    pub fn with_tablebase(models: PathBuf, table: Option<Arc<Tablebase>>) -> AppState {
         AppState {
             inner: Arc::new(Inner {
                 games: Mutex::new(Games {
@@ -127,6 +135,7 @@ impl AppState {
                 }),
                 models,
                 analysts: Mutex::new(HashMap::new()),
+                table,
             }),
         }
     }
@@ -488,7 +497,96 @@ struct Analysis {
     actions: Vec<ActionAnalysis>,
     /// The search, when it ran.
     search: Option<SearchSummary>,
+    /// What the endgame table says of the position, when the server has one for this variant.
+    table: Option<TableView>,
     millis: f64,
+}
+
+/// The endgame table's verdict on a position (docs/tablebase.md).
+#[derive(Serialize)]
+struct TableView {
+    /// What the table says, in words: the value and the result, or why it says nothing.
+    note: String,
+    /// The bounds of the board's value for the player to move (its margin from here), where
+    /// the table holds the board and the memory is fresh.
+    lo: Option<i8>,
+    hi: Option<i8>,
+    /// The game's result for the player to move (1, 0, −1), where the table decides it.
+    result: Option<i32>,
+    /// Per legal move, where the value is exact: whether it keeps the result and the margin,
+    /// and its worth in seeds (where a search of it fits its cap).
+    moves: Vec<TableMove>,
+}
+
+#[derive(Serialize)]
+struct TableMove {
+    action: u8,
+    name: String,
+    keeps_result: bool,
+    keeps_margin: bool,
+    worth: Option<i32>,
+}
+
+/// The table's verdict on `position`: `None` where the table is not of `rules`.
+fn table_view(table: &Tablebase, rules: &Variant, position: &VariantState) -> Option<TableView> {
+    if rules.id() != tablebase::RULES_ID {
+        return None;
+    }
+    let silent = |note: String| TableView {
+        note,
+        lo: None,
+        hi: None,
+        result: None,
+        moves: Vec::new(),
+    };
+    let Some(pits) = tablebase::board_of(position) else {
+        return Some(silent("the game is over".into()));
+    };
+    let seeds: u32 = pits.iter().map(|&s| s as u32).sum();
+    if !tablebase::memory_is_fresh(position) {
+        return Some(silent(format!(
+            "{seeds} seeds, but the table's value is the game's only right after a capture (or \
+             at the start), where the repetition memory is fresh"
+        )));
+    }
+    let Some(entry) = table.probe_board(&pits) else {
+        return Some(silent(format!(
+            "{seeds} seeds: beyond the table's {} seeds",
+            table.max_seeds()
+        )));
+    };
+    let result = table.solve(position).map(|s| s.result);
+    let margin = if entry.is_exact() {
+        format!("value exactly {:+}", entry.lo)
+    } else {
+        format!("value between {:+} and {:+}", entry.lo, entry.hi)
+    };
+    let outcome = match result {
+        Some(1) => "the player to move wins",
+        Some(0) => "a draw",
+        Some(_) => "the player to move loses",
+        None => "the result is not known",
+    };
+    let labels = tablebase::accuracy::label(table, rules, position);
+    let moves = labels.map_or_else(Vec::new, |l| {
+        l.moves
+            .iter()
+            .map(|m| TableMove {
+                action: m.action,
+                name: rules.action_name(position, m.action),
+                keeps_result: m.keeps_result,
+                keeps_margin: m.keeps_margin,
+                worth: m.worth,
+            })
+            .collect()
+    });
+    Some(TableView {
+        note: format!("{seeds} seeds, {margin} seeds for the player to move: {outcome}"),
+        lo: Some(entry.lo),
+        hi: Some(entry.hi),
+        result,
+        moves,
+    })
 }
 
 #[derive(Serialize)]
@@ -561,6 +659,11 @@ async fn analysis(
                 .expect("one result per root")
         });
         drop(agent);
+        let table = state
+            .inner
+            .table
+            .as_deref()
+            .and_then(|t| table_view(t, &rules, &position));
         let actions = legal
             .iter()
             .map(|&a| ActionAnalysis {
@@ -584,6 +687,7 @@ async fn analysis(
                 name: rules.action_name(&position, s.action),
                 value: s.value,
             }),
+            table,
             millis: started.elapsed().as_secs_f64() * 1e3,
         })
     })
@@ -621,4 +725,111 @@ impl AppState {
 /// Serves the page and the API on `listener` until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::io::Result<()> {
     axum::serve(listener, router(state)).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::table_view;
+    use ayo_env::tablebase::search::Search;
+    use ayo_env::tablebase::{board_of, build_tables, Index, Tablebase};
+    use ayo_env::{Rules, Variant};
+
+    /// The analysis' table verdict on boards of 4 seeds, South to move right after a capture,
+    /// against alpha-beta over the game with its repetition memory (not the build's retrograde
+    /// analysis, and not the table): the value, each move's worth, and which moves keep the
+    /// margin and the result; boards the search cannot prove within its cap are passed over.
+    #[test]
+    fn the_table_verdict_judges_every_move_as_a_search_of_the_game_does() {
+        let dir = tempfile::tempdir().unwrap();
+        build_tables(dir.path(), 4, |_| {}).unwrap();
+        let table = Tablebase::open(dir.path()).unwrap();
+        let oware = Variant::new("oware", &[]).unwrap();
+        let index = Index::get();
+        let (mut judged, mut losing_moves) = (0, 0);
+        for rank in (0..index.boards(4)).step_by(7) {
+            let pits = index.unrank(rank, 4);
+            let row = |r: &[u8]| {
+                r.iter()
+                    .map(|s| s.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let notation = format!("{} {} | 22 22 | 0", row(&pits[..6]), row(&pits[6..]));
+            let state = oware.parse_notation(&notation).unwrap();
+            let Some(pits) = board_of(&state) else {
+                continue;
+            };
+            let view = table_view(&table, &oware, &state).expect("an oware game");
+            let mut search = Search::new(100_000, None);
+            let Some(value) = search.value(&pits) else {
+                continue;
+            };
+            let (lo, hi) = (view.lo.unwrap() as i32, view.hi.unwrap() as i32);
+            assert!(
+                lo <= value && value <= hi,
+                "{notation}: {value} outside [{lo}, {hi}]"
+            );
+            if lo != hi {
+                assert!(
+                    view.moves.is_empty(),
+                    "{notation}: moves judged by an inexact entry"
+                );
+                continue;
+            }
+            assert_eq!(
+                view.result,
+                Some(value.signum()),
+                "{notation}: {}",
+                view.note
+            );
+            if view.moves.is_empty() {
+                continue; // a move's test passed the labels' node cap
+            }
+            assert_eq!(
+                view.moves.len(),
+                oware.legal_actions(&state).len(),
+                "{notation}"
+            );
+            for m in &view.moves {
+                let worth = search
+                    .move_value(&pits, m.action)
+                    .expect("a move of a proved board");
+                assert_eq!(m.worth, Some(worth), "{notation}: move {}", m.name);
+                assert_eq!(
+                    m.keeps_margin,
+                    worth == value,
+                    "{notation}: move {}",
+                    m.name
+                );
+                let keeps = worth.signum() == value.signum();
+                assert_eq!(m.keeps_result, keeps, "{notation}: move {}", m.name);
+                losing_moves += !m.keeps_margin as u32;
+            }
+            judged += 1;
+        }
+        assert!(
+            judged > 20 && losing_moves > 0,
+            "{judged} boards, {losing_moves} moves"
+        );
+
+        // After a quiet move the memory is not fresh: the verdict says so and gives no value.
+        let start = oware.start(ayo_env::Player::South);
+        let mut after = start.clone();
+        oware
+            .play(&mut after, oware.legal_actions(&start)[0])
+            .unwrap();
+        let quiet = table_view(&table, &oware, &after).unwrap();
+        assert!(
+            quiet.lo.is_none() && quiet.note.contains("fresh"),
+            "{}",
+            quiet.note
+        );
+        // Beyond the table's seeds (the start: 48) it says so too; another variant: nothing.
+        assert!(table_view(&table, &oware, &start)
+            .unwrap()
+            .note
+            .contains("beyond"));
+        let ayo = Variant::new("ayo", &[]).unwrap();
+        assert!(table_view(&table, &ayo, &ayo.start(ayo_env::Player::South)).is_none());
+    }
 }

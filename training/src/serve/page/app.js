@@ -333,12 +333,19 @@ async function analyse() {
     const searched = a.search !== null;
     let html = `<div>${a.to_play} to move · network value <b>${a.value.toFixed(3)}</b>`;
     if (searched) html += ` · search (${a.search.simulations} simulations): <b>${escapeHtml(a.search.name)}</b>, value ${a.search.value.toFixed(3)}`;
-    html += ` · ${a.millis.toFixed(0)} ms</div><table><tr><th>move</th><th>prior</th>`;
+    html += ` · ${a.millis.toFixed(0)} ms</div>`;
+    // The endgame table's verdict (a server started with --tablebase, oware games).
+    const table = a.table && a.table.moves.length ? new Map(a.table.moves.map((m) => [m.action, m])) : null;
+    if (a.table) html += `<div class="table-verdict">endgame table: ${escapeHtml(a.table.note)}</div>`;
+    html += "<table><tr><th>move</th><th>prior</th>";
     if (searched) html += "<th>visits</th><th>policy</th>";
+    if (table) html += "<th>keeps result</th><th>keeps margin</th><th>worth</th>";
     html += "</tr>";
     for (const x of a.actions) {
       html += `<tr data-action="${x.action}"><td>${escapeHtml(x.name)}</td><td>${(100 * x.prior).toFixed(1)}%</td>`;
       if (searched) html += `<td>${x.visits}</td><td>${(100 * x.policy).toFixed(1)}%</td>`;
+      const m = table && table.get(x.action);
+      if (m) html += `<td>${m.keeps_result ? "yes" : "no"}</td><td>${m.keeps_margin ? "yes" : "no"}</td><td>${m.worth === null ? "?" : (m.worth > 0 ? "+" : "") + m.worth}</td>`;
       html += "</tr>";
     }
     out.innerHTML = html + "</table>";

@@ -1,7 +1,7 @@
 //! The JSON API of `ayo serve`, called in-process on its router: every endpoint, and every bad
 //! input answered with a 4xx that names the bad value while the game stays as it was.
 
-mod common;
+use crate::common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};

@@ -12,7 +12,7 @@
 //! The browser is required: without it the test fails and says how to install it
 //! (`apt-get install -y chromium chromium-driver`; `scripts/test.sh` does).
 
-mod common;
+use crate::common;
 
 use ayo_env::{GameRecord, Rules, Snapshot};
 use fantoccini::{Client, ClientBuilder, Locator};
