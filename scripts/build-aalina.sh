@@ -52,7 +52,8 @@ for dep in "${DEPS[@]}"; do
 done
 if [ "${#missing[@]}" -gt 0 ]; then
     printf 'build-aalina: a dependency jar is missing: %s\n' "${missing[@]}" >&2
-    die "install them (apt-get install libpicocli-java libjline3-java libdb-je-java libguice-java libguava-java), or point AALINA_JARS at a folder that has them"
+    die "install them (apt-get install libpicocli-java libjline3-java libdb-je-java libguice-java" \
+        "libguava-java), or point AALINA_JARS at a folder that has them"
 fi
 
 stamp="oware $OWARE_COMMIT samurai $SAMURAI_COMMIT java $(javac -version 2>&1)"
@@ -77,7 +78,8 @@ git_dir() {
         dir="$DIR/src/$name.git"
         if [ ! -d "$dir" ]; then
             mkdir -p "$DIR/src"
-            git clone --quiet --bare "$url" "$dir" >&2 || die "cannot clone $url (set AALINA_${name^^}_GIT to a local clone)"
+            git clone --quiet --bare "$url" "$dir" >&2 \
+                || die "cannot clone $url (set AALINA_${name^^}_GIT to a local clone)"
         fi
         if ! git --git-dir="$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
             git --git-dir="$dir" fetch --quiet "$url" "$commit" >&2 || true
