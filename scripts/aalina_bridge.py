@@ -354,8 +354,11 @@ def summary(rating, events, records):
                      f"W-D-L {sum(x > 0 for x in ws)}-{sum(x == 0 for x in ws)}-{sum(x < 0 for x in ws)} "
                      f"(the Elo above still counts them)")
     if games:
-        lines.append(f"  time: {rating['seconds']:.0f} s, {rating['seconds'] / games:.1f} s per game; "
-                     f"Aalina {sum(moves) / max(len(moves), 1) / 1000:.2f} s per move ({len(moves)} moves)")
+        plies = [len(g["actions"]) for g in records if "actions" in g]
+        length = f", {sum(plies) / len(plies):.0f} plies per game after the opening" if plies else ""
+        lines.append(f"  time: {rating['seconds']:.0f} s, {2 * rating['seconds'] / games:.1f} s per pair (its two "
+                     f"games played at once){length}; Aalina {sum(moves) / max(len(moves), 1) / 1000:.2f} s per move "
+                     f"({len(moves)} moves)")
     return "\n".join(lines)
 
 

@@ -13,8 +13,9 @@
 # ayo's own commands play and rate the games: Aalina speaks ayo's engine protocol through
 # scripts/aalina_bridge.py, and `ayo rate --engine` plays it against a ladder of one rung, the
 # agent at Elo 0, so the match driver (random 4-ply openings shared by each pair, oware@1's rules,
-# ply cap 1000) referees and the rating module fits the Elo. One game at a time; one search
-# thread each (Aalina's negamax; torch with OMP_NUM_THREADS=1); no pondering; the bridge warms
+# ply cap 1000) referees and the rating module fits the Elo. One pair at a time (the driver
+# plays its two games at once, so the two engines think at the same time); one search thread
+# each (Aalina's negamax; torch with OMP_NUM_THREADS=1); no pondering; the bridge warms
 # Aalina's JVM before the first game. An illegal move or a disputed end is logged by the bridge
 # as a void; `ayo rate` scores it as Aalina's forfeit, and the summary says how many there were.
 set -euo pipefail
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
         --seed) seed="$2" ;;
         --aalina) aalina="$2" ;;
         --out) out="$2" ;;
-        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "vs-aalina: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift 2

@@ -42,14 +42,14 @@ def test_summary_is_the_agents_side():
     assert "W-D-L 3-4-9" in text and "score 31.2 %" in text
     assert "Elo -120 [-200, -40]" in text
     assert "pairs (0-½-1-1½-2 points) 2-2-3-0-1" in text
-    assert "voids: 0" in text and "37.5 s per game" in text and "Aalina 0.51 s per move (2 moves)" in text
+    assert "voids: 0" in text and "75.0 s per pair" in text and "Aalina 0.51 s per move (2 moves)" in text
 
 
 def test_voids_are_counted_and_taken_out_of_the_wdl():
     events = [{"event": "illegal"}, {"event": "disputed"}, {"event": "move", "ms": 500}]
     seats = ["engine:aalina@500ms (no book, endgame table)", "net@500ms"]
-    records = [{"seats": seats, "outcome": {"returns": [-1.0, 1.0], "forfeit": "South"}},
-               {"seats": seats[::-1], "outcome": {"returns": [0.0, 0.0]}}]
+    records = [{"seats": seats, "actions": [0] * 30, "outcome": {"returns": [-1.0, 1.0], "forfeit": "South"}},
+               {"seats": seats[::-1], "actions": [0] * 50, "outcome": {"returns": [0.0, 0.0]}}]
     text = bridge.summary(rating(0, 1, 1, [0, 1, 0, 0, 0], forfeits=1), events, records)
     assert "voids: 2 (illegal move 1, disputed end 1, bridge failure 0); forfeits scored by ayo rate: 1" in text
-    assert "without them W-D-L 0-1-0" in text
+    assert "without them W-D-L 0-1-0" in text and "40 plies per game" in text
