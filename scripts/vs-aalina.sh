@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
         --seed) seed="$2" ;;
         --aalina) aalina="$2" ;;
         --out) out="$2" ;;
-        -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "vs-aalina: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift 2
