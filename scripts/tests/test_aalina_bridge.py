@@ -1,0 +1,55 @@
+"""scripts/aalina_bridge.py's pure parts, without Aalina: ayo's oware notation as Aalina's
+diagram, moves named both ways, and the match summary from the agent's side (W-D-L, score, Elo
+and pairs turned round from `ayo rate`'s view of Aalina, voids counted from the bridge's log)."""
+
+import pytest
+
+import aalina_bridge as bridge
+
+START = "4 4 4 4 4 4 4 4 4 4 4 4 | 0 0 | 0"
+
+
+def test_notation_becomes_aalinas_diagram():
+    assert bridge.fen(START) == "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+    assert bridge.fen("4 4 4 4 4 0 0 6 6 6 5 5 | 0 0 | 1") == "4-4-4-4-4-0-0-6-6-6-5-5-0-0-N"
+    with pytest.raises(ValueError):
+        bridge.fen("4 4 4 | 0 0 | 0")
+
+
+def test_moves_are_the_movers_pits_from_his_left():
+    assert bridge.mover_of(START) == 0
+    assert [bridge.letter(a, 0) for a in range(6)] == list("ABCDEF")
+    assert [bridge.letter(a, 1) for a in range(6)] == list("abcdef")
+    assert all(bridge.action(bridge.letter(a, m), m) == a for a in range(6) for m in (0, 1))
+    # Another player's pit, the null move and nonsense are no action of the mover.
+    assert bridge.action("a", 0) is None and bridge.action("A", 1) is None
+    assert bridge.action("0000", 0) is None and bridge.action("", 0) is None
+
+
+def rating(wins, draws, losses, counts, forfeits=0):
+    """`ayo rate`'s rating.json for Aalina against the one rung `net@500ms` at Elo 0."""
+    return {"agent": "engine:aalina@500ms (no book, endgame table)", "variant": "oware@1", "seconds": 600.0,
+            "forfeits": forfeits, "rungs": ["net@500ms"],
+            "rating": {"elo": 120.0, "low": 40.0, "high": 200.0, "games": wins + draws + losses,
+                       "rungs": [{"rung": 0, "pentanomial": {"counts": counts},
+                                  "wdl": {"wins": wins, "draws": draws, "losses": losses}}]}}
+
+
+def test_summary_is_the_agents_side():
+    events = [{"event": "move", "ms": 500}, {"event": "move", "ms": 520}]
+    text = bridge.summary(rating(9, 4, 3, [1, 0, 3, 2, 2]), events, [])
+    assert "net@500ms against engine:aalina@500ms" in text
+    assert "W-D-L 3-4-9" in text and "score 31.2 %" in text
+    assert "Elo -120 [-200, -40]" in text
+    assert "pairs (0-½-1-1½-2 points) 2-2-3-0-1" in text
+    assert "voids: 0" in text and "75.0 s per pair" in text and "Aalina 0.51 s per move (2 moves)" in text
+
+
+def test_voids_are_counted_and_taken_out_of_the_wdl():
+    events = [{"event": "illegal"}, {"event": "disputed"}, {"event": "move", "ms": 500}]
+    seats = ["engine:aalina@500ms (no book, endgame table)", "net@500ms"]
+    records = [{"seats": seats, "actions": [0] * 30, "outcome": {"returns": [-1.0, 1.0], "forfeit": "South"}},
+               {"seats": seats[::-1], "actions": [0] * 50, "outcome": {"returns": [0.0, 0.0]}}]
+    text = bridge.summary(rating(0, 1, 1, [0, 1, 0, 0, 0], forfeits=1), events, records)
+    assert "voids: 2 (illegal move 1, disputed end 1, bridge failure 0); forfeits scored by ayo rate: 1" in text
+    assert "without them W-D-L 0-1-0" in text and "40 plies per game" in text
