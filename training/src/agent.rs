@@ -1,6 +1,7 @@
 //! The network-plus-search agent, and the evaluator that feeds the search from the network.
 
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta};
+use crate::external::EngineAgent;
 #[cfg(feature = "torch")]
 use crate::net::Net;
 use crate::net::Network;
@@ -399,6 +400,8 @@ pub enum PlayerError {
     Checkpoint(#[from] CheckpointError),
     #[error(transparent)]
     Spec(#[from] ayo_env::arena::agents::AgentSpecError),
+    #[error("bad agent spec {spec:?}: {reason}")]
+    Engine { spec: String, reason: String },
     #[error("bad agent spec {spec:?}: its endgame table is of {table}, not of {variant}")]
     TableVariant {
         spec: String,
@@ -462,8 +465,15 @@ pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, 
     })))
 }
 
+/// The spec of an external engine: `engine:CMD`, a program speaking `ayo engine`'s protocol
+/// ([`EngineAgent`]).
+pub const ENGINE_PREFIX: &str = "engine:";
+
+/// The longest an `engine:CMD` player may think about one move before it forfeits the game.
+pub const ENGINE_MOVE_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
 /// The player named by `spec` for games of `rules` ([`parse_player`], a checkpoint checked to
-/// be trained for `rules`). Used by tournaments, the engine, `ayo play`, `ayo serve`, the
+/// be trained for `rules`; `engine:CMD` an external program, [`ENGINE_PREFIX`]). Used by tournaments, the engine, `ayo play`, `ayo serve`, the
 /// evaluation during training and the Python package alike.
 pub fn load_player(
     spec: &str,
@@ -471,6 +481,15 @@ pub fn load_player(
     default_sims: u32,
     seed: u64,
 ) -> Result<Box<dyn Agent>, PlayerError> {
+    if let Some(command) = spec.trim().strip_prefix(ENGINE_PREFIX) {
+        let engine = EngineAgent::start(command.trim(), rules, ENGINE_MOVE_LIMIT).map_err(|e| {
+            PlayerError::Engine {
+                spec: spec.to_string(),
+                reason: e.to_string(),
+            }
+        })?;
+        return Ok(Box::new(engine));
+    }
     let table = ayo_env::tablebase::RULES_ID;
     if ayo_env::arena::agents::split_table(spec)?.1.is_some() && rules.id() != table {
         return Err(PlayerError::TableVariant {

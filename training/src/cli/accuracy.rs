@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use ayo_env::tablebase::accuracy::{label, Labels, Tally};
 use ayo_env::tablebase::{Oracle, Tablebase};
-use ayo_env::{GameRecord, Rules, Variant, VariantState};
+use ayo_env::{Agent, GameRecord, Rules, Variant, VariantState};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -50,23 +50,7 @@ pub fn run(a: Args) -> Result<()> {
     if a.agents.is_empty() {
         bail!("no --agent to measure (or --collect RECORDS to draw the positions)");
     }
-    let text = std::fs::read_to_string(&a.positions)
-        .with_context(|| format!("cannot read the positions {}", a.positions.display()))?;
-    let mut positions: Vec<(VariantState, Labels)> = Vec::new();
-    let mut outside = 0;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        if line.is_empty() {
-            continue;
-        }
-        let state = rules
-            .parse_notation(line)
-            .with_context(|| format!("{} line {}: {line:?}", a.positions.display(), n + 1))?;
-        match label(&table, &rules, &state) {
-            Some(labels) => positions.push((state, labels)),
-            None => outside += 1,
-        }
-    }
+    let (positions, outside) = load_positions(&rules, &table, &a.positions)?;
     eprintln!(
         "{} positions labelled by the table of ≤ {} seeds ({outside} outside it or over the search cap)",
         positions.len(),
@@ -78,16 +62,7 @@ pub fn run(a: Args) -> Result<()> {
     );
     for (i, spec) in a.agents.iter().enumerate() {
         let mut agent = ayo_train::agent::load_player(spec, &rules, a.sims, a.seed + i as u64)?;
-        let mut all = Tally::default();
-        let mut by_seeds: BTreeMap<usize, Tally> = BTreeMap::new();
-        for (state, labels) in &positions {
-            let (action, _) = agent.choose(&rules, state);
-            all.add(labels, action);
-            by_seeds
-                .entry(labels.seeds)
-                .or_default()
-                .add(labels, action);
-        }
+        let (all, by_seeds) = measure(agent.as_mut(), &rules, &positions);
         let (result, margin, lost) = all.shares();
         let breakdown: Vec<String> = by_seeds
             .iter()
@@ -104,6 +79,52 @@ pub fn run(a: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The positions of the file `path` (the variant's notation, one per line, `#` comments) that
+/// the table labels, and how many it could not (outside it or over the search cap).
+pub fn load_positions(
+    rules: &Variant,
+    table: &Tablebase,
+    path: &Path,
+) -> Result<(Vec<(VariantState, Labels)>, usize)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the positions {}", path.display()))?;
+    let mut positions = Vec::new();
+    let mut outside = 0;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let state = rules
+            .parse_notation(line)
+            .with_context(|| format!("{} line {}: {line:?}", path.display(), n + 1))?;
+        match label(table, rules, &state) {
+            Some(labels) => positions.push((state, labels)),
+            None => outside += 1,
+        }
+    }
+    Ok((positions, outside))
+}
+
+/// How `agent`'s moves on `positions` compare with the best: over all, and by seed count.
+pub fn measure(
+    agent: &mut dyn Agent,
+    rules: &Variant,
+    positions: &[(VariantState, Labels)],
+) -> (Tally, BTreeMap<usize, Tally>) {
+    let mut all = Tally::default();
+    let mut by_seeds: BTreeMap<usize, Tally> = BTreeMap::new();
+    for (state, labels) in positions {
+        let (action, _) = agent.choose(rules, state);
+        all.add(labels, action);
+        by_seeds
+            .entry(labels.seeds)
+            .or_default()
+            .add(labels, action);
+    }
+    (all, by_seeds)
 }
 
 /// Every record file under `paths` (files as given, folders searched for `*.json`).

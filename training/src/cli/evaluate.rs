@@ -44,6 +44,14 @@ pub struct Args {
     /// this PNG.
     #[arg(long)]
     curve: Option<PathBuf>,
+    /// Also measure each checkpoint's moves against this oware endgame table (`ayo egtb
+    /// build`) on the positions of --positions: the share that keep the game's result and the
+    /// exact margin (`ayo accuracy`, docs/tablebase.md), a learning curve of move accuracy.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
+    /// The endgame positions of --tablebase.
+    #[arg(long, default_value = "models/oware/accuracy-positions.txt")]
+    positions: PathBuf,
     #[command(flatten)]
     settings: Settings,
 }
@@ -152,7 +160,69 @@ pub fn run(a: Args) -> Result<()> {
         curve.draw(png, &Curve::title(&variant, cfg.eval_simulations))?;
     }
     print!("{}", table(&variant, &cfg, &played));
+    if let Some(dir) = &a.tablebase {
+        print!("{}", accuracy(dir, &a.positions, &a.checkpoints, &cfg)?);
+    }
     Ok(())
+}
+
+/// Each checkpoint's move accuracy on the endgame positions of `positions`, judged by the
+/// table in `dir`, as a table to read (by training step and minutes).
+fn accuracy(
+    dir: &Path,
+    positions: &Path,
+    checkpoints: &[PathBuf],
+    cfg: &TrainConfig,
+) -> Result<String> {
+    use ayo_env::tablebase::{Tablebase, TablebaseError, RULES_ID};
+    let table = Tablebase::open(dir)?;
+    let mut s = String::new();
+    let mut labelled = None;
+    for path in checkpoints {
+        let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
+        cfg.apply_eval_settings(&mut me.params);
+        let meta = me.meta.clone().expect("loaded from a checkpoint");
+        let rules = meta.rules()?;
+        if rules.id() != RULES_ID {
+            return Err(TablebaseError::Variant(rules.id()).into());
+        }
+        if labelled.is_none() {
+            labelled = Some(super::accuracy::load_positions(&rules, &table, positions)?);
+        }
+        let (positions, outside) = labelled.as_ref().expect("loaded above");
+        if s.is_empty() {
+            let _ = writeln!(
+                s,
+                "\nMove accuracy on {} endgame positions ({outside} others outside the table or \
+                 over its search cap), {} simulations per move:\n\n{:<width$}  {:>6}  {:>7}  {:>7}  {:>7}",
+                positions.len(),
+                cfg.eval_simulations,
+                "Agent",
+                "Step",
+                "Minutes",
+                "Result",
+                "Margin",
+                width = checkpoints.iter().map(|p| p.display().to_string().len()).max().unwrap_or(5)
+            );
+        }
+        let (all, _) = super::accuracy::measure(&mut me, &rules, positions);
+        let (result, margin, _) = all.shares();
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>6}  {:>7.1}  {:>6.1}%  {:>6.1}%",
+            path.display(),
+            meta.step,
+            meta.wall_time_s / 60.0,
+            100.0 * result,
+            100.0 * margin,
+            width = checkpoints
+                .iter()
+                .map(|p| p.display().to_string().len())
+                .max()
+                .unwrap_or(5)
+        );
+    }
+    Ok(s)
 }
 
 /// The checkpoint at `path` against the agent `spec` in games of the checkpoint's variant with

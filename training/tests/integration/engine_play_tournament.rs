@@ -507,6 +507,61 @@ fn rate_plays_an_external_engine_and_counts_its_forfeits() {
     }
 }
 
+/// `engine:CMD` is a player like any other: a tournament plays `ayo engine` itself as an
+/// external program; a command that does not start is refused with the spec.
+#[test]
+fn tournaments_play_an_external_engine() {
+    let engine = format!(
+        "engine:{} engine --variant oware --agent alphabeta:3",
+        env!("CARGO_BIN_EXE_ayo")
+    );
+    let out = ayo()
+        .args([
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            &engine,
+            "random",
+        ])
+        .args(["--games", "4", "--bootstrap", "50"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("engine:alphabeta:3 vs random"))
+        .unwrap_or_else(|| panic!("no cross-table row of the engine: {stdout}"));
+    assert!(
+        row.contains("pairs 0 0 0 0 2"),
+        "the engine against random: {row}"
+    );
+
+    let missing = "engine:/nonexistent/ayo-engine";
+    let out = ayo()
+        .args([
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            missing,
+            "random",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(missing) && stderr.contains("cannot start"),
+        "{stderr}"
+    );
+}
+
 /// Every committed ladder (`models/<variant>/ladder.json`) loads, its networks match their
 /// hashes, and `ayo rate` plays on it.
 #[test]

@@ -2,6 +2,7 @@
 //! binary links libtorch and the whole crate (about 140 MB), so one link instead of eleven
 //! saves minutes of every test build.
 
+mod accuracy;
 mod cli_bench;
 mod cli_train;
 mod common;
