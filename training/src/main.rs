@@ -54,6 +54,8 @@ enum Command {
     /// How often an agent's move keeps the game's result on oware endgame positions, judged
     /// by the endgame table (docs/tablebase.md).
     Accuracy(cli::accuracy::Args),
+    /// Make an opening book whose positions a judge's search finds neither decided nor dead level.
+    Openings(cli::openings::Args),
 }
 
 fn main() -> Result<()> {
@@ -75,5 +77,6 @@ fn main() -> Result<()> {
         Command::Rate(a) => cli::rate::run(a),
         Command::Egtb(a) => cli::egtb::run(a),
         Command::Accuracy(a) => cli::accuracy::run(a),
+        Command::Openings(a) => cli::openings::run(a),
     }
 }

@@ -74,6 +74,7 @@ impl Protocol {
             seed,
             detail: false,
             varied_starts: self.varied_starts,
+            book: Vec::new(),
         }
     }
 }

@@ -73,6 +73,9 @@ pub struct Report {
     /// Different games among them ([`tournament::distinct_games`]).
     pub distinct_games: usize,
     pub opening_plies: u32,
+    /// The opening book the pairs started from, when one replaced the random openings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book: Option<String>,
     pub seed: u64,
     pub seconds: f64,
     pub ratings: Vec<RatingRow>,
@@ -149,6 +152,7 @@ pub fn build(
         truncated_games: played.iter().map(|p| p.truncated).sum(),
         distinct_games: tournament::distinct_games(played),
         opening_plies,
+        book: None,
         seed,
         seconds,
         ratings: rows,
@@ -185,10 +189,14 @@ pub fn render(r: &Report) -> String {
 
 /// The heading and the ratings table.
 fn render_ratings(s: &mut String, r: &Report, width: usize) {
+    let openings = match &r.book {
+        Some(book) => format!("openings from {book}"),
+        None => format!("{} plies of random opening", r.opening_plies),
+    };
     let _ = writeln!(
         s,
-        "{} — {} games in {} pairs ({} plies of random opening, {} distinct games), {:.1} s; Elo anchored on {}",
-        r.variant, r.games, r.pairs, r.opening_plies, r.distinct_games, r.seconds, r.anchor
+        "{} — {} games in {} pairs ({openings}, {} distinct games), {:.1} s; Elo anchored on {}",
+        r.variant, r.games, r.pairs, r.distinct_games, r.seconds, r.anchor
     );
     if r.truncated_games > 0 {
         let _ = writeln!(

@@ -56,6 +56,11 @@ pub struct MatchConfig {
     /// round-based variants a later round with unequal house ownership) instead of the start.
     #[serde(default)]
     pub varied_starts: bool,
+    /// A fixed opening book: the `k`-th pair of the schedule plays from `book[k % len]` (a
+    /// position in the variant's notation, [`read_book`]) instead of a random opening; empty:
+    /// random openings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub book: Vec<String>,
 }
 
 impl Default for MatchConfig {
@@ -67,6 +72,7 @@ impl Default for MatchConfig {
             seed: 0,
             detail: false,
             varied_starts: false,
+            book: Vec::new(),
         }
     }
 }
@@ -211,6 +217,57 @@ pub fn random_opening(
     None
 }
 
+/// An opening book that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    #[error("cannot read the opening book {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("opening book {path} line {line}: {text:?}: {reason}")]
+    Line {
+        path: String,
+        line: usize,
+        text: String,
+        reason: String,
+    },
+    #[error("opening book {path}: no positions (one per line in the variant's notation)")]
+    Empty { path: String },
+}
+
+/// The positions of an opening book file for `rules` ([`MatchConfig::book`]): one per line in
+/// the variant's notation, anything after `#` a comment; each must parse and be a live game.
+pub fn read_book(rules: &Variant, path: &std::path::Path) -> Result<Vec<String>, BookError> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| BookError::Read {
+        path: name.clone(),
+        source,
+    })?;
+    let mut book = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let text = line.split('#').next().unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let bad = |reason: String| BookError::Line {
+            path: name.clone(),
+            line: n + 1,
+            text: text.to_string(),
+            reason,
+        };
+        let state = rules.parse_notation(text).map_err(|e| bad(e.to_string()))?;
+        if rules.is_terminal(&state) {
+            return Err(bad("the game is over in this position".into()));
+        }
+        book.push(rules.notation(&state));
+    }
+    if book.is_empty() {
+        return Err(BookError::Empty { path: name });
+    }
+    Ok(book)
+}
+
 /// Plays the game pairs of `schedule` (`(a, b)`: indices into `players`) and returns them in
 /// the order they finished; `on_pair` sees each pair as it finishes and may stop the match.
 pub fn play(
@@ -233,8 +290,11 @@ pub fn play(
             let Some((index, (a, b))) = queue.next() else {
                 break;
             };
-            let opening =
-                random_opening(rules, config.opening_plies, config.varied_starts, &mut rng);
+            let opening = if config.book.is_empty() {
+                random_opening(rules, config.opening_plies, config.varied_starts, &mut rng)
+            } else {
+                Some(config.book[index % config.book.len()].clone())
+            };
             let slot = slots.len();
             live.extend(start_pair(rules, config, &names, slot, [a, b], &opening));
             slots.push(Some(PairSlot {
@@ -465,6 +525,49 @@ mod tests {
                 }) as Box<dyn Agent>
             })
             .collect()
+    }
+
+    /// With a book, pair k starts from the book's k-th position (cycling), both games of it.
+    #[test]
+    fn a_book_gives_each_pair_its_position_in_turn() {
+        let oware = Variant::new("oware", &[]).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.txt");
+        let mut lines = vec!["# a comment".to_string()];
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..3 {
+            let text = random_opening(&oware, 6, false, &mut rng).unwrap();
+            lines.push(format!("{text}  # its value"));
+        }
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let book = read_book(&oware, &path).unwrap();
+        assert_eq!(book.len(), 3);
+        let config = MatchConfig {
+            book: book.clone(),
+            concurrency: 2,
+            ..Default::default()
+        };
+        let mut players = extremes();
+        let pairs = play(&oware, &mut players, &round_robin(2, 5), &config, |_| {
+            Control::Continue
+        })
+        .unwrap();
+        for pair in &pairs {
+            let expected = Some(book[pair.index % 3].clone());
+            assert_eq!(pair.records[0].start, expected, "pair {}", pair.index);
+            assert_eq!(pair.records[1].start, expected, "pair {}", pair.index);
+        }
+
+        // A line that does not parse, a finished game and an empty book are refused, named.
+        std::fs::write(&path, "0 0 0\n").unwrap();
+        let e = read_book(&oware, &path).unwrap_err().to_string();
+        assert!(e.contains("line 1") && e.contains("book.txt"), "{e}");
+        std::fs::write(&path, "0 0 0 0 0 0 0 0 0 0 0 0 | 24 24 | 0\n").unwrap();
+        let e = read_book(&oware, &path).unwrap_err().to_string();
+        assert!(e.contains("over"), "{e}");
+        std::fs::write(&path, "# nothing\n").unwrap();
+        let e = read_book(&oware, &path).unwrap_err().to_string();
+        assert!(e.contains("no positions"), "{e}");
     }
 
     #[test]

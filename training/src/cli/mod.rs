@@ -7,6 +7,7 @@ pub mod egtb;
 pub mod engine;
 pub mod evaluate;
 pub mod ladder;
+pub mod openings;
 pub mod perft;
 pub mod play;
 pub mod plot;

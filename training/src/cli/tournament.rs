@@ -58,6 +58,10 @@ pub struct Args {
     /// instead of the start position.
     #[arg(long)]
     varied_starts: bool,
+    /// An opening book (one position per line in the variant's notation, e.g. made by `ayo
+    /// openings`): pair k plays from its k-th position, cycling, instead of random openings.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["openings", "varied_starts"])]
+    book: Option<PathBuf>,
     /// Games in flight at once.
     #[arg(long, default_value_t = 256)]
     concurrency: usize,
@@ -126,6 +130,10 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         seed: a.seed,
         detail: false,
         varied_starts: a.varied_starts,
+        book: match &a.book {
+            Some(path) => ayo_env::arena::tournament::read_book(rules, path)?,
+            None => Vec::new(),
+        },
     };
     let games_dir = games_dir(a)?;
     let started = Instant::now();
@@ -173,7 +181,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
             ..Default::default()
         },
     );
-    let report = report::build(
+    let mut report = report::build(
         a.openings,
         a.seed,
         rules,
@@ -190,6 +198,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
             pairs: counts.pairs(),
         }),
     );
+    report.book = a.book.as_ref().map(|p| p.display().to_string());
     if let Some(out) = &a.out {
         ayo_env::arena::report::write(out, &report)?;
     }
