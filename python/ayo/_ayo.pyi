@@ -1,6 +1,7 @@
 """Type stubs of the native module `ayo._ayo` (Rust, pyo3)."""
 
 import os
+import pathlib
 from collections.abc import Callable
 from typing import Any
 
@@ -279,7 +280,7 @@ class Rating:
     def ladder_version(self) -> int:
         """The ladder's version: cite it with the rating."""
     @property
-    def ladder(self) -> str:
+    def ladder(self) -> pathlib.Path:
         """The ladder file played."""
     @property
     def seconds(self) -> float: ...
