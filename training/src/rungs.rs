@@ -31,7 +31,10 @@ pub enum RungError {
         version: u32,
     },
     #[error("rung {spec:?}: {source}")]
-    Player { spec: String, source: PlayerError },
+    Player {
+        spec: String,
+        source: Box<PlayerError>,
+    },
 }
 
 /// SHA-256 of the file at `path`, in hex.
@@ -78,8 +81,10 @@ pub fn load(
             }
         };
         let seed = seed.wrapping_add(1 + i as u64);
-        let agent = load_player(&spec, rules, 0, seed)
-            .map_err(|source| RungError::Player { spec, source })?;
+        let agent = load_player(&spec, rules, 0, seed).map_err(|source| RungError::Player {
+            spec,
+            source: Box::new(source),
+        })?;
         rungs.push(agent);
     }
     Ok(rungs)

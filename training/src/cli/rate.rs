@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use ayo_env::arena::ladder::{self, Ladder, RateOptions};
 use ayo_env::arena::report;
 use ayo_env::arena::tournament::Control;
-use ayo_env::{Agent, Variant};
+use ayo_env::Agent;
 use ayo_train::external::EngineAgent;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
