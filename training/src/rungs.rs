@@ -89,3 +89,57 @@ pub fn load(
     }
     Ok(rungs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn models() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    }
+
+    /// Every committed ladder's rungs load, its networks matching their hashes.
+    #[test]
+    fn every_committed_ladder_loads_its_rungs() {
+        let mut found = 0;
+        for entry in std::fs::read_dir(models()).unwrap() {
+            let path = entry.unwrap().path().join("ladder.json");
+            if !path.is_file() {
+                continue;
+            }
+            found += 1;
+            let ladder = Ladder::load(&path).unwrap();
+            let options = Variant::parse_options(&ladder.options).unwrap();
+            let rules = Variant::new(&ladder.variant, &options).unwrap();
+            let rungs = load(&ladder, path.parent().unwrap(), &rules, 0).unwrap();
+            assert_eq!(rungs.len(), ladder.rungs.len());
+            assert!(ladder.rungs.iter().any(|r| r.sha256.is_some()), "{path:?}");
+        }
+        assert!(found >= 3, "oware, ayo and ayoayo at least");
+    }
+
+    /// A network rung whose file is missing or changed is refused, naming it.
+    #[test]
+    fn a_missing_or_changed_network_is_refused() {
+        let path = models().join("oware/ladder.json");
+        let ladder = Ladder::load(&path).unwrap();
+        let rules: Variant = "oware".parse().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        match load(&ladder, dir.path(), &rules, 0) {
+            Err(RungError::Missing { spec }) => assert!(spec.ends_with("oware-levels-1h.ot:1")),
+            other => panic!("{:?}", other.map(|r| r.len())),
+        }
+        let mut bytes = std::fs::read(models().join("oware/oware-levels-1h.ot")).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        std::fs::write(dir.path().join("oware-levels-1h.ot"), bytes).unwrap();
+        let error = load(&ladder, dir.path(), &rules, 0)
+            .map(|r| r.len())
+            .unwrap_err();
+        assert!(
+            matches!(error, RungError::Changed { version: 1, .. }),
+            "{error}"
+        );
+        assert!(error.to_string().contains("the network changed"), "{error}");
+    }
+}
