@@ -18,6 +18,7 @@ import ayo
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE = pathlib.Path(ayo.__file__).parent
 OWARE_LADDER = REPO / "models" / "oware" / "ladder.json"
+AYO_BIN = REPO / "target" / "release" / "ayo"
 
 
 def greedy_ish(game: ayo.Game) -> int:
@@ -72,6 +73,23 @@ def test_an_agent_a_spec_and_a_copy_rate_alike_and_the_agent_is_not_changed():
     spec = ayo.rate("greedy", "oware", games=8, seed=2)
     agent = ayo.rate(ayo.Agent("greedy"), "oware", games=8, seed=2)
     assert (spec.agent, spec.elo, spec.rungs) == (agent.agent, agent.elo, agent.rungs) and spec.agent == "greedy"
+
+
+def test_it_plays_the_games_ayo_rate_plays(tmp_path):
+    """The same loop, rungs and seeds as the command line: the same rating, game for game."""
+    assert AYO_BIN.exists(), f"{AYO_BIN} is missing: build it (cargo build --release -p ayo-train)"
+    out = subprocess.run(
+        [str(AYO_BIN), "rate", "--variant", "ayo", "--agent", "mcts:64", "--max-games", "24", "--seed", "3"]
+        + ["--ladder", str(REPO / "models" / "ayo" / "ladder.json"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    cli = json.loads((tmp_path / "rating.json").read_text())["rating"]
+    r = ayo.rate("mcts:64", "ayo", games=24, seed=3)
+    assert (r.elo, r.interval, r.games, r.rounds) == (cli["elo"], (cli["low"], cli["high"]), cli["games"], cli["rounds"])
+    assert [(g["rung"], g["pentanomial"]) for g in r.rungs] == [(g["rung"], g["pentanomial"]["counts"]) for g in cli["rungs"]]
+    assert str(r).splitlines()[2:] == out.stdout.splitlines()[2:], "the same table below its title"
 
 
 def pickle_state(agent: ayo.Agent):
