@@ -7,6 +7,9 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
 * ``ayo.Agent`` — the baseline agents ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, and
   trained checkpoints with their search (``"models/oware/oware-levels-1h.ot:32"``, ``"….ot@1s"``).
 * ``ayo.Net`` — a trained network: ``Net.load(path).evaluate(obs)``, without torch.
+* ``ayo.rate`` — an agent, or any callable ``f(game) -> action``, placed on a variant's rating
+  ladder (Elo with its interval; the ladders ship in the package), as ``ayo rate`` does;
+  ``python -m ayo.engine`` puts a callable behind ``ayo engine``'s text protocol.
 * ``ayo.Tablebase`` — an ``oware`` endgame table: exact values (or bounds) of positions, one game
   or a whole ``VecEnv`` at a time.
 * ``ayo.gymnasium`` — Gymnasium environments (``ayo/Oware-v1`` …, registered on import when
@@ -14,9 +17,33 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
   environments. Both are imported on demand, so ``ayo`` itself needs only numpy.
 """
 
-from ayo._ayo import AUTORESET_MODE, Agent, Game, Net, Tablebase, VecEnv, describe, variants
+from ayo._ayo import (
+    AUTORESET_MODE,
+    Agent,
+    Game,
+    Net,
+    Rating,
+    Tablebase,
+    VecEnv,
+    describe,
+    rate,
+    serve_engine,
+    variants,
+)
 
-__all__ = ["AUTORESET_MODE", "Agent", "Game", "Net", "Tablebase", "VecEnv", "describe", "variants"]
+__all__ = [
+    "AUTORESET_MODE",
+    "Agent",
+    "Game",
+    "Net",
+    "Rating",
+    "Tablebase",
+    "VecEnv",
+    "describe",
+    "rate",
+    "serve_engine",
+    "variants",
+]
 
 try:  # registering the Gymnasium ids is cheap once gymnasium is installed
     import gymnasium as _gymnasium  # noqa: F401

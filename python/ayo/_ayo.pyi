@@ -1,6 +1,8 @@
 """Type stubs of the native module `ayo._ayo` (Rust, pyo3)."""
 
 import os
+import pathlib
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -248,3 +250,75 @@ class Tablebase:
         """``lo, hi`` of boards ``[N, 12]`` (mover's row first); ``lo > hi`` outside the table."""
     def probe_env(self, env: VecEnv) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], npt.NDArray[np.int8]]:
         """``lo, hi, result`` of every live game of ``env`` (``result`` -2 where undecided)."""
+
+#: What ``rate`` and ``serve_engine`` can play: an ``Agent``, an agent spec (read as
+#: ``Agent(spec, seed)`` reads it) or a policy, any callable ``f(game) -> action``.
+AgentLike = Agent | str | Callable[[Game], int]
+
+class Rating:
+    """An agent's rating on a ladder (``rate``); ``str(rating)`` is the table ``ayo rate`` prints."""
+
+    @property
+    def elo(self) -> float:
+        """The agent's Elo on the ladder."""
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95 % interval ``(low, high)``, the rungs' Elo held exact (an agent that beats the
+        top rung in every game gets a finite but wide one: read its Elo as a lower bound)."""
+    @property
+    def games(self) -> int: ...
+    @property
+    def rounds(self) -> int:
+        """Rounds played: the first against the middle rung, then the rungs around the estimate."""
+    @property
+    def agent(self) -> str:
+        """The rated agent's name (``python:MODULE:NAME`` for a callable)."""
+    @property
+    def variant(self) -> str:
+        """``"name@version"`` of the ladder's games."""
+    @property
+    def ladder_version(self) -> int:
+        """The ladder's version: cite it with the rating."""
+    @property
+    def ladder(self) -> pathlib.Path:
+        """The ladder file played."""
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def rungs(self) -> list[dict[str, Any]]:
+        """Per rung played, from the weakest: ``rung`` (its place), ``spec``, ``name``, ``elo``
+        (the rung's), ``wins``, ``draws``, ``losses``, ``score``, ``pentanomial`` (the agent's
+        pairs that scored 0, ½, 1, 1½, 2) and ``nelo`` (``(nElo, low, high)`` or ``None``)."""
+
+def rate(
+    agent: AgentLike,
+    variant: str,
+    *,
+    games: int = 2000,
+    precision: float = 40.0,
+    seed: int = 0,
+    ladder: str | os.PathLike[str] | None = None,
+) -> Rating:
+    """Places ``agent`` on ``variant``'s rating ladder as ``ayo rate`` does (docs/rating.md):
+    game pairs (one opening, each seat once) against the middle rung, then against the rungs
+    just below and above its estimate, its Elo fitted with the rungs held fixed, until the 95 %
+    interval is ± ``precision`` Elo or ``games`` games are played.
+
+    ``ladder``: a ladder file (``ayo ladder``); by default the one shipped in the package for the
+    variant (``ayo/ladders/<variant>/ladder.json``, with the networks its rungs name: every rung
+    is played, networks on the CPU without torch). A callable is called with an ``ayo.Game`` at
+    the position (its record starts there) and must return a legal action; if it raises, the
+    rating stops and that exception is raised; an answer that is not an int raises
+    ``TypeError``, an action that cannot be played ``ValueError`` naming it, the position and
+    the legal actions. An ``Agent`` is played by a copy (it is not changed). ``ValueError``
+    for an unknown variant, a variant without a shipped ladder, a ladder of other games, a
+    changed network (its SHA-256), ``games < 2`` or ``precision <= 0``. Ctrl-C stops it between
+    game pairs. Releases the GIL while the rungs think.
+    """
+
+def serve_engine(agent: AgentLike, variant: str, *, options: str = "", seed: int = 0) -> None:
+    """Answers ``ayo engine``'s text protocol (docs/engine.md) for ``agent`` on standard input and
+    output until ``quit`` or the end of the input (``python -m ayo.engine``). A callable that
+    raises or answers an unplayable action is answered ``error … chose no move in this position
+    (it gave up)`` (its traceback on stderr) and the engine goes on. ``options``: the variant's
+    options, ``key=value,…``."""

@@ -1,17 +1,21 @@
 //! The agents from Python: the baselines of `ayo-env` (`random`, `greedy`, `alphabeta:D`,
 //! `mcts:N`) and trained checkpoints (`PATH`, `PATH:SIMS`, `PATH@TIME`) with their search,
-//! through `ayo_train::agent::parse_player` (the network runs without libtorch: `CpuNet`).
+//! through `ayo_train::agent::parse_player` (the network runs without libtorch: `CpuNet`);
+//! and the other way round, a Python callable `f(game) -> action` as an `ayo_env::Agent`
+//! ([`Policy`]), so that `ayo.rate` and `python -m ayo.engine` can play it.
 
 use crate::game::Game;
 use crate::options::value_error;
 use crate::vec_env::VecEnv;
-use ayo_env::{Rules, VariantState};
-use ayo_train::agent::{parse_player, Player};
+use ayo_env::arena::tournament::FORFEIT;
+use ayo_env::{Action, Analysis, Rules, Variant, VariantState};
+use ayo_train::agent::{load_player, parse_player, Player};
 use ayo_train::checkpoint::CheckpointMeta;
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use std::sync::Mutex;
+use pyo3::types::PyString;
+use std::sync::{Arc, Mutex};
 
 /// An agent, named by its spec: `random`, `greedy`, `alphabeta:D` (depth D plies), `mcts:N`
 /// (N simulations), or a checkpoint of `ayo train` with its Gumbel search: `PATH` (32
@@ -178,6 +182,17 @@ impl Agent {
 }
 
 impl Agent {
+    /// A copy that plays `rules` exactly as this agent would from here on (its spec, seed and
+    /// random state, as pickling keeps them), for a match that owns its players.
+    fn copy_for(&self, rules: &Variant) -> PyResult<Box<dyn ayo_env::Agent>> {
+        let mut agent =
+            load_player(&self.spec, rules, DEFAULT_SIMS, self.seed).map_err(value_error)?;
+        if let Some(state) = self.agent.lock().expect("agent lock").random_state() {
+            agent.set_random_state(state);
+        }
+        Ok(agent)
+    }
+
     /// A checkpoint plays only the variant it was trained for.
     fn check(&self, rules: &ayo_env::Variant) -> PyResult<()> {
         match &self.meta {
@@ -188,6 +203,135 @@ impl Agent {
             None => Ok(()),
         }
     }
+}
+
+/// What a [`Policy`] does when its function fails (raises, returns something that is not an
+/// action number, or an action that cannot be played).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnFailure {
+    /// Keep the first failure for the caller ([`Policy::failure`]) and give up every game from
+    /// then on at once: the caller stops the match and raises it (`ayo.rate`).
+    Stop,
+    /// Print the failure to stderr and give up this position; the next call tries again
+    /// (`python -m ayo.engine`: the engine answers `error …` and goes on).
+    GiveUp,
+}
+
+/// A Python callable `f(game) -> action` as an agent: each decision calls it with a fresh
+/// `ayo.Game` at the position (its record starts there) and checks its answer against the
+/// rules. A failure gives the game up ([`FORFEIT`]), as [`OnFailure`] says.
+pub struct Policy {
+    function: Py<PyAny>,
+    name: String,
+    on_failure: OnFailure,
+    failure: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl Policy {
+    /// The policy `function`, named `python:MODULE:NAME` after it.
+    pub fn new(function: &Bound<'_, PyAny>, on_failure: OnFailure) -> Policy {
+        let attribute = |name: &str| -> Option<String> {
+            function.getattr(name).ok()?.extract::<String>().ok()
+        };
+        let name = match (attribute("__module__"), attribute("__qualname__")) {
+            (Some(module), Some(qualname)) => format!("python:{module}:{qualname}"),
+            (_, Some(qualname)) => format!("python:{qualname}"),
+            _ => format!(
+                "python:{}",
+                function
+                    .get_type()
+                    .name()
+                    .map_or("callable".into(), |n| n.to_string())
+            ),
+        };
+        Policy {
+            function: function.clone().unbind(),
+            name,
+            on_failure,
+            failure: Arc::default(),
+        }
+    }
+
+    /// The first failure kept ([`OnFailure::Stop`]), shared: it can be read once the policy was
+    /// handed to a match.
+    pub fn failure(&self) -> Arc<Mutex<Option<PyErr>>> {
+        self.failure.clone()
+    }
+
+    /// The function's action in `state`, checked: an int that names a legal action.
+    fn ask(&self, py: Python<'_>, rules: &Variant, state: &VariantState) -> PyResult<Action> {
+        let game = Bound::new(py, Game::at(rules.clone(), state.clone()))?;
+        let answer = self.function.bind(py).call1((game,))?;
+        let Ok(number) = answer.extract::<i64>() else {
+            return Err(PyTypeError::new_err(format!(
+                "policy {} returned {}, expected an action number (an int)",
+                self.name,
+                answer.repr()?
+            )));
+        };
+        let legal = rules.legal_actions(state);
+        match Action::try_from(number) {
+            Ok(action) if legal.contains(&action) => Ok(action),
+            _ => Err(PyValueError::new_err(format!(
+                "policy {} returned action {number}, which cannot be played in {} \
+                 (legal actions: {legal:?})",
+                self.name,
+                rules.notation(state)
+            ))),
+        }
+    }
+}
+
+impl ayo_env::Agent for Policy {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
+        let stopped = || self.failure.lock().expect("failure lock").is_some();
+        if self.on_failure == OnFailure::Stop && stopped() {
+            return (FORFEIT, Analysis::default());
+        }
+        let answer = Python::attach(|py| {
+            self.ask(py, rules, state)
+                .map_err(|e| match self.on_failure {
+                    OnFailure::Stop => {
+                        self.failure.lock().expect("failure lock").get_or_insert(e);
+                    }
+                    OnFailure::GiveUp => e.print(py),
+                })
+        });
+        (answer.unwrap_or(FORFEIT), Analysis::default())
+    }
+}
+
+/// The agent a Python value names, for games of `rules`: an `ayo.Agent` (a copy that goes on as
+/// it would), an agent spec (`str`, read as `ayo.Agent(spec, seed)` reads it) or a callable
+/// `f(game) -> action` ([`Policy`]: then its failure, shared).
+#[allow(clippy::type_complexity)]
+pub fn of_python(
+    value: &Bound<'_, PyAny>,
+    rules: &Variant,
+    seed: u64,
+    on_failure: OnFailure,
+) -> PyResult<(Box<dyn ayo_env::Agent>, Option<Arc<Mutex<Option<PyErr>>>>)> {
+    if let Ok(agent) = value.cast::<Agent>() {
+        return Ok((agent.borrow().copy_for(rules)?, None));
+    }
+    if let Ok(spec) = value.cast::<PyString>() {
+        let spec = spec.to_str()?;
+        let agent = load_player(spec, rules, DEFAULT_SIMS, seed).map_err(value_error)?;
+        return Ok((agent, None));
+    }
+    if value.is_callable() {
+        let policy = Policy::new(value, on_failure);
+        let failure = policy.failure();
+        return Ok((Box::new(policy), Some(failure)));
+    }
+    Err(PyTypeError::new_err(format!(
+        "agent {}: expected an ayo.Agent, an agent spec (str) or a callable f(game) -> action",
+        value.repr()?
+    )))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

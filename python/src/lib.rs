@@ -11,6 +11,7 @@ mod agent;
 mod game;
 mod net;
 mod options;
+mod rate;
 mod tablebase;
 mod vec_env;
 
@@ -37,6 +38,7 @@ fn _ayo(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("AUTORESET_MODE", ayo_env::vec_env::AUTORESET_MODE)?;
     agent::register(m)?;
     net::register(m)?;
+    rate::register(m)?;
     tablebase::register(m)?;
     Ok(())
 }

@@ -28,7 +28,7 @@ def test_stubs_cover_the_native_module():
     stubs = stub_names()
     public = {n for n in dir(native) if not n.startswith("_")}
     assert public <= set(stubs), f"missing from _ayo.pyi: {public - set(stubs)}"
-    for cls in (native.Game, native.VecEnv, native.Agent):
+    for cls in (native.Game, native.VecEnv, native.Agent, native.Rating):
         members = {n for n in vars(cls) if not n.startswith("_") or n in ("__len__", "__copy__", "__deepcopy__")}
         members -= {"__module__", "__doc__", "__new__"}
         missing = members - stubs[cls.__name__]

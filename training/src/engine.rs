@@ -14,6 +14,7 @@
 //! assert!(out.starts_with("readyok\nerror unknown command"));
 //! ```
 
+use ayo_env::arena::tournament::FORFEIT;
 use ayo_env::{Action, Agent, Budget, Player, Progress, Rules, Variant, VariantState};
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
@@ -252,14 +253,16 @@ fn go<L: Lines>(
     let mut failure = None;
     let mut report = |p: &Progress| -> bool {
         let value = p.value.map_or("none".to_string(), |v| format!("{v:.4}"));
-        let pv: Vec<String> = p.pv.iter().map(|a| a.to_string()).collect();
+        // The line up to a give-up (an agent's FORFEIT is no action of the game).
+        let line: Vec<Action> = p.pv.iter().copied().take_while(|&a| a != FORFEIT).collect();
+        let pv: Vec<String> = line.iter().map(|a| a.to_string()).collect();
         let written = writeln!(
             output,
             "info value {value} simulations {} time {} tbhits {} name {} pv {}",
             p.work,
             p.elapsed.as_millis(),
             p.table_hits,
-            p.pv.first()
+            line.first()
                 .map_or(String::new(), |&a| rules.action_name(game, a)),
             pv.join(" ")
         )
@@ -283,6 +286,16 @@ fn go<L: Lines>(
     }
     while budget == Budget::Infinite && interrupt.is_none() {
         interrupt = listen(input, output, true)?;
+    }
+    if action == FORFEIT {
+        // An agent that could not choose (a Python policy that raised) gives up the position;
+        // the program driving the engine hears it as an error, and the engine goes on.
+        writeln!(
+            output,
+            "error {} chose no move in this position (it gave up)",
+            agent.name()
+        )?;
+        return Ok(interrupt);
     }
     writeln!(output, "bestmove {action}")?;
     Ok(interrupt)
@@ -408,6 +421,35 @@ mod tests {
         );
         assert!(lines[2].starts_with("error position needs"));
         assert_eq!(lines[3], "readyok");
+    }
+
+    /// An agent that gives up ([`FORFEIT`]) is answered with an error line, and the engine goes
+    /// on to the next command.
+    #[test]
+    fn an_agent_that_gives_up_is_an_error_line() {
+        struct GivesUp;
+        impl Agent for GivesUp {
+            fn name(&self) -> String {
+                "quitter".into()
+            }
+            fn choose(&mut self, _: &Variant, _: &VariantState) -> (Action, ayo_env::Analysis) {
+                (FORFEIT, ayo_env::Analysis::default())
+            }
+        }
+        let rules: Variant = "oware".parse().unwrap();
+        let mut out = Vec::new();
+        serve(&rules, &mut GivesUp, "go\nlegal\n".as_bytes(), &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("info "), "{out}");
+        assert_eq!(
+            &lines[1..],
+            [
+                "error quitter chose no move in this position (it gave up)",
+                "legal 0 1 2 3 4 5"
+            ],
+            "{out}"
+        );
     }
 
     /// The engine in front of a network (libtorch's; the torch-free build has no way to make

@@ -10,6 +10,7 @@
 //! * [`config`]: the one training configuration;
 //! * [`serve`]: the web page and JSON API of `ayo serve`;
 //! * [`shipped`]: `models/shipped.json`, each variant's shipped network;
+//! * [`rungs`]: a rating ladder's rungs as players, networks checked by their hash;
 //! * [`distributed`], [`storage`], [`shard`]: self-play workers and a learner sharing a folder
 //!   or a bucket.
 //!
@@ -36,6 +37,7 @@ pub mod net;
 pub mod replay;
 #[cfg(feature = "torch")]
 pub mod run;
+pub mod rungs;
 pub mod search;
 #[cfg(feature = "torch")]
 pub mod selfplay;

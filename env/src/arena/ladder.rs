@@ -22,6 +22,7 @@ use crate::arena::rating::{fit_fixed, FitError, FixedFit, GamePair, Pentanomial,
 use crate::arena::tournament::{self, Control, MatchConfig, MatchError, PlayedPair};
 use crate::variant::Variant;
 use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// The version of the [`Ladder`] file format.
@@ -333,6 +334,63 @@ pub struct Rating {
     pub rounds: usize,
 }
 
+impl Rating {
+    /// The rating and the agent's games per rung, as `ayo rate` and Python's `ayo.rate` print
+    /// it: `agent` is the rated agent's name, `names` the rungs' (in the ladder's order),
+    /// `source` where the ladder was read from, `seconds` the time the rating took.
+    pub fn table(
+        &self,
+        ladder: &Ladder,
+        source: &str,
+        agent: &str,
+        names: &[String],
+        seconds: f64,
+    ) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "{agent} on {} ladder v{} ({source}): Elo {:+.0} ± {:.0} [{:+.0}, {:+.0}] (95 %, rungs \
+             held fixed), {} games in {} rounds, {seconds:.1} s\n",
+            ladder.rules_id(),
+            ladder.version,
+            self.elo,
+            (self.high - self.low) / 2.0,
+            self.low,
+            self.high,
+            self.games,
+            self.rounds,
+        );
+        let width = names.iter().map(String::len).max().unwrap_or(4).max(4);
+        let _ = writeln!(
+            s,
+            "{:<width$}  {:>7}  {:>5}  {:>9}  {:>6}  {:>18}  {:>14}",
+            "Rung", "Elo", "Games", "W-D-L", "Score", "nElo [95%]", "Pairs"
+        );
+        for g in &self.rungs {
+            let nelo = g
+                .pentanomial
+                .nelo()
+                .map(|(n, lo, hi)| format!("{n:+.0} [{lo:+.0}, {hi:+.0}]"))
+                .unwrap_or_else(|| "-".into());
+            let _ = writeln!(
+                s,
+                "{:<width$}  {:>+7.0}  {:>5}  {:>9}  {:>5.1}%  {nelo:>18}  {:>14}",
+                names[g.rung],
+                ladder.rungs[g.rung].elo,
+                g.wdl.games(),
+                g.wdl.to_string(),
+                100.0 * g.pentanomial.score(),
+                g.pentanomial.label()
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\nW-D-L, score, nElo and pairs (0-½-1-1½-2 points) are {agent}'s against each rung."
+        );
+        s
+    }
+}
+
 /// The rungs of a round: the one with the highest Elo at or below `estimate` and the one with
 /// the lowest Elo above it (one of them beyond the ladder's ends). By Elo, not by place: two
 /// neighbouring rungs may come out of the ladder's fit in the other order.
@@ -354,7 +412,9 @@ pub fn neighbours(elo: &[f64], estimate: f64) -> Vec<usize> {
 /// estimate ([`neighbours`]), refitted after each round with the rungs held fixed
 /// ([`fit_fixed`]), until the interval is ± [`RateOptions::precision`] or the games run out.
 /// `on_pair` sees every finished pair (its `index` counts across rounds, the agent is
-/// player 0 and rung `i` player `i + 1`); `on_round` sees the rating after each round.
+/// player 0 and rung `i` player `i + 1`) and may stop the rating ([`Control::Stop`]: the rating
+/// of the rounds finished before is returned, the stopped round's games dropped); `on_round`
+/// sees the rating after each round.
 #[allow(clippy::too_many_arguments)]
 pub fn rate(
     rules: &Variant,
@@ -363,7 +423,7 @@ pub fn rate(
     agent: Box<dyn Agent>,
     rungs: Vec<Box<dyn Agent>>,
     options: &RateOptions,
-    mut on_pair: impl FnMut(&PlayedPair),
+    mut on_pair: impl FnMut(&PlayedPair) -> Control,
     mut on_round: impl FnMut(&Rating),
 ) -> Result<Rating, LadderError> {
     assert_eq!(elo.len(), rungs.len(), "one Elo per rung");
@@ -416,12 +476,17 @@ pub fn rate(
             options.concurrency,
         );
         let offset = played;
+        let mut stopped = false;
         let round = tournament::play(rules, &mut players, &schedule, &config, |pair| {
             let mut pair = pair.clone();
             pair.index += offset;
-            on_pair(&pair);
-            Control::Continue
+            let control = on_pair(&pair);
+            stopped = control == Control::Stop;
+            control
         })?;
+        if stopped {
+            return Ok(rating);
+        }
         played += round.len();
         pairs.extend(round.iter().map(|p| p.result));
         let fit: FixedFit = fit_fixed(&fixed, &pairs, 1.0)?;
@@ -483,6 +548,94 @@ mod tests {
         let elo = [0.0, 400.0, 380.0, 600.0];
         assert_eq!(neighbours(&elo, 390.0), vec![2, 1]);
         assert_eq!(neighbours(&elo, 300.0), vec![0, 2]);
+    }
+
+    /// `on_pair` stops a rating: the rounds finished before it are what comes back; the
+    /// table names the rungs played with the agent's games against them.
+    #[test]
+    fn a_stopped_rating_returns_the_rounds_before_and_prints_its_table() {
+        let rules: Variant = "oware".parse().unwrap();
+        let protocol = Protocol {
+            opening_plies: 4,
+            varied_starts: false,
+            max_plies: 1000,
+        };
+        let elo = [0.0, 400.0];
+        let rungs = || {
+            vec![
+                agents::parse("random", 1).unwrap(),
+                agents::parse("greedy", 2).unwrap(),
+            ]
+        };
+        let options = RateOptions {
+            max_games: 200,
+            ..Default::default()
+        };
+        let mut seen = 0;
+        let rating = rate(
+            &rules,
+            &protocol,
+            &elo,
+            agents::parse("random", 3).unwrap(),
+            rungs(),
+            &options,
+            |pair| {
+                seen += 1;
+                if pair.index >= options.probe_pairs {
+                    Control::Stop
+                } else {
+                    Control::Continue
+                }
+            },
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(
+            seen,
+            options.probe_pairs + 1,
+            "it stopped at the next round's first pair"
+        );
+        assert_eq!((rating.rounds, rating.games), (1, 2 * options.probe_pairs));
+        assert_eq!(
+            rating.rungs.len(),
+            1,
+            "the first round plays the middle rung alone"
+        );
+        assert_eq!(rating.rungs[0].rung, 1);
+        let ladder = Ladder {
+            format: LADDER_FORMAT,
+            version: 7,
+            variant: "oware".into(),
+            rules_version: 1,
+            options: String::new(),
+            protocol,
+            rungs: ["random", "greedy"]
+                .iter()
+                .zip(elo)
+                .map(|(spec, elo)| Rung {
+                    spec: spec.to_string(),
+                    sha256: None,
+                    elo,
+                    low: elo,
+                    high: elo,
+                    games: 0,
+                })
+                .collect(),
+            links: vec![],
+            command: String::new(),
+        };
+        let names = ["random".to_string(), "greedy".to_string()];
+        let table = rating.table(&ladder, "here.json", "me", &names, 1.5);
+        assert!(
+            table.starts_with("me on oware@1 ladder v7 (here.json): Elo "),
+            "{table}"
+        );
+        let row = table
+            .lines()
+            .find(|l| l.starts_with("greedy"))
+            .expect(&table);
+        assert!(row.contains(&rating.rungs[0].wdl.to_string()), "{row}");
+        assert!(!table.lines().any(|l| l.starts_with("random ")), "{table}");
     }
 
     /// A three-rung oware ladder measured and fitted, then a rung rated against it as if it
@@ -547,7 +700,10 @@ mod tests {
             agents::parse("mcts:8", 99).unwrap(),
             fresh(),
             &options,
-            |_| pairs_seen += 1,
+            |_| {
+                pairs_seen += 1;
+                Control::Continue
+            },
             |_| rounds_seen += 1,
         )
         .unwrap();
@@ -594,7 +750,7 @@ mod tests {
                 parse("alphabeta:1"),
                 vec![parse("random"), parse("greedy")],
                 &options,
-                |_| {},
+                |_| Control::Continue,
                 |_| {},
             )
             .unwrap();

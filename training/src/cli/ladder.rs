@@ -45,16 +45,6 @@ pub struct Args {
     out: PathBuf,
 }
 
-/// SHA-256 of a file, in hex.
-pub fn sha256(path: &Path) -> Result<String> {
-    use sha2::Digest;
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(sha2::Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
 pub fn run(a: Args) -> Result<()> {
     let rules = a.game.rules()?;
     let options = a.game.options.clone().unwrap_or_default();
@@ -79,7 +69,10 @@ pub fn run(a: Args) -> Result<()> {
                 }
                 let file = path.canonicalize()?;
                 let named = file.strip_prefix(&folder).unwrap_or(&file);
-                (format!("{}{budget}", named.display()), Some(sha256(path)?))
+                (
+                    format!("{}{budget}", named.display()),
+                    Some(ayo_train::rungs::sha256(path)?),
+                )
             }
             None => (spec.clone(), None),
         });

@@ -5,12 +5,12 @@
 //! score, nElo and pentanomial counts; progress goes to stderr, every game to `--out`.
 //! `--engine "CMD"` rates an external program speaking `ayo engine`'s protocol instead.
 
-use anyhow::{bail, Context, Result};
-use ayo_env::arena::ladder::{self, Ladder, RateOptions, Rating};
+use anyhow::{Context, Result};
+use ayo_env::arena::ladder::{self, Ladder, RateOptions};
 use ayo_env::arena::report;
-use ayo_env::{Agent, Variant};
+use ayo_env::arena::tournament::Control;
+use ayo_env::Agent;
 use ayo_train::external::EngineAgent;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -71,7 +71,7 @@ pub fn run(a: Args) -> Result<()> {
     let rules = super::variant(&a.variant, Some(&ladder.options))?;
     ladder.check_rules(&rules)?;
     let folder = path.parent().unwrap_or(Path::new("."));
-    let rungs = load_rungs(&ladder, folder, &rules, a.seed)?;
+    let rungs = ayo_train::rungs::load(&ladder, folder, &rules, a.seed)?;
     let names: Vec<String> = rungs.iter().map(|r| r.name()).collect();
     let (agent, failures): (Box<dyn Agent>, _) = match (&a.agent, &a.engine) {
         (Some(spec), _) => (
@@ -122,6 +122,7 @@ pub fn run(a: Args) -> Result<()> {
                     write_error.get_or_insert(e);
                 }
             }
+            Control::Continue
         },
         |r| {
             let played: Vec<&str> = r.rungs.iter().map(|g| names[g.rung].as_str()).collect();
@@ -156,7 +157,8 @@ pub fn run(a: Args) -> Result<()> {
         std::fs::write(&file, serde_json::to_string_pretty(&json)? + "\n")
             .with_context(|| format!("cannot write {}", file.display()))?;
     }
-    print!("{}", table(&ladder, &path, &me, &names, &rating, seconds));
+    let source = path.display().to_string();
+    print!("{}", rating.table(&ladder, &source, &me, &names, seconds));
     if let Some(n) = forfeits {
         println!(
             "{me} forfeited {n} of its {} games (crash, error, bad move or time).",
@@ -169,93 +171,4 @@ pub fn run(a: Args) -> Result<()> {
 fn movetime(text: &str) -> Result<std::time::Duration, String> {
     ayo_train::agent::parse_movetime(text)
         .ok_or_else(|| format!("{text:?} is not a time per move such as 10s or 500ms"))
-}
-
-/// The ladder's rungs as agents, networks found beside the ladder and checked by their hash.
-fn load_rungs(
-    ladder: &Ladder,
-    folder: &Path,
-    rules: &Variant,
-    seed: u64,
-) -> Result<Vec<Box<dyn Agent>>> {
-    let mut rungs = Vec::new();
-    for (i, rung) in ladder.rungs.iter().enumerate() {
-        let seed = seed.wrapping_add(1 + i as u64);
-        let spec = match &rung.sha256 {
-            None => rung.spec.clone(),
-            Some(hash) => {
-                let spec = folder.join(&rung.spec).display().to_string();
-                let Some((file, _)) = ayo_train::agent::checkpoint_spec(&spec, 0) else {
-                    bail!("the ladder's network rung {spec:?} is not a file");
-                };
-                let found = super::ladder::sha256(file)?;
-                if &found != hash {
-                    bail!(
-                        "{} has SHA-256 {found}, the ladder v{} was measured with {hash}: \
-                         the network changed, so the ladder must be measured again",
-                        file.display(),
-                        ladder.version
-                    );
-                }
-                spec
-            }
-        };
-        rungs.push(ayo_train::agent::load_player(&spec, rules, 0, seed)?);
-    }
-    Ok(rungs)
-}
-
-/// The rating and the agent's games per rung.
-fn table(
-    ladder: &Ladder,
-    path: &Path,
-    me: &str,
-    names: &[String],
-    r: &Rating,
-    seconds: f64,
-) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{me} on {} ladder v{} ({}): Elo {:+.0} ± {:.0} [{:+.0}, {:+.0}] (95 %, rungs held fixed), \
-         {} games in {} rounds, {:.1} s\n",
-        ladder.rules_id(),
-        ladder.version,
-        path.display(),
-        r.elo,
-        (r.high - r.low) / 2.0,
-        r.low,
-        r.high,
-        r.games,
-        r.rounds,
-        seconds
-    );
-    let width = names.iter().map(String::len).max().unwrap_or(4).max(4);
-    let _ = writeln!(
-        s,
-        "{:<width$}  {:>7}  {:>5}  {:>9}  {:>6}  {:>18}  {:>14}",
-        "Rung", "Elo", "Games", "W-D-L", "Score", "nElo [95%]", "Pairs"
-    );
-    for g in &r.rungs {
-        let nelo = g
-            .pentanomial
-            .nelo()
-            .map(|(n, lo, hi)| format!("{n:+.0} [{lo:+.0}, {hi:+.0}]"))
-            .unwrap_or_else(|| "-".into());
-        let _ = writeln!(
-            s,
-            "{:<width$}  {:>+7.0}  {:>5}  {:>9}  {:>5.1}%  {nelo:>18}  {:>14}",
-            names[g.rung],
-            ladder.rungs[g.rung].elo,
-            g.wdl.games(),
-            g.wdl.to_string(),
-            100.0 * g.pentanomial.score(),
-            g.pentanomial.label()
-        );
-    }
-    let _ = writeln!(
-        s,
-        "\nW-D-L, score, nElo and pairs (0-½-1-1½-2 points) are {me}'s against each rung."
-    );
-    s
 }
