@@ -1,6 +1,6 @@
 //! The training crate's integration tests, one module per subject, in one test binary: each
-//! binary links libtorch and the whole crate (about 140 MB), so one link instead of eleven
-//! saves minutes of every test build.
+//! binary links libtorch and the whole crate (about 140 MB), so there is one such link
+//! instead of eleven (docs/performance.md has the suite's time by stage).
 
 mod accuracy;
 mod cli_bench;
