@@ -176,7 +176,12 @@ fn accuracy(
 ) -> Result<String> {
     use ayo_env::tablebase::{Tablebase, TablebaseError, RULES_ID};
     let table = Tablebase::open(dir)?;
-    let mut s = String::new();
+    let width = checkpoints
+        .iter()
+        .map(|p| p.display().to_string().len())
+        .max()
+        .unwrap_or(5);
+    let mut rows = String::new();
     let mut labelled = None;
     for path in checkpoints {
         let mut me = NetAgent::load(path, cfg.eval_simulations, cfg.seed)?;
@@ -189,40 +194,25 @@ fn accuracy(
         if labelled.is_none() {
             labelled = Some(super::accuracy::load_positions(&rules, &table, positions)?);
         }
-        let (positions, outside) = labelled.as_ref().expect("loaded above");
-        if s.is_empty() {
-            let _ = writeln!(
-                s,
-                "\nMove accuracy on {} endgame positions ({outside} others outside the table or \
-                 over its search cap), {} simulations per move:\n\n{:<width$}  {:>6}  {:>7}  {:>7}  {:>7}",
-                positions.len(),
-                cfg.eval_simulations,
-                "Agent",
-                "Step",
-                "Minutes",
-                "Result",
-                "Margin",
-                width = checkpoints.iter().map(|p| p.display().to_string().len()).max().unwrap_or(5)
-            );
-        }
+        let (positions, _) = labelled.as_ref().expect("loaded above");
         let (all, _) = super::accuracy::measure(&mut me, &rules, positions);
         let (result, margin, _) = all.shares();
         let _ = writeln!(
-            s,
+            rows,
             "{:<width$}  {:>6}  {:>7.1}  {:>6.1}%  {:>6.1}%",
             path.display(),
             meta.step,
             meta.wall_time_s / 60.0,
             100.0 * result,
             100.0 * margin,
-            width = checkpoints
-                .iter()
-                .map(|p| p.display().to_string().len())
-                .max()
-                .unwrap_or(5)
         );
     }
-    Ok(s)
+    let (positions, outside) = labelled.as_ref().map_or((0, 0), |(p, o)| (p.len(), *o));
+    Ok(format!(
+        "\nMove accuracy on {positions} endgame positions ({outside} others outside the table or \
+         over its search cap), {} simulations per move:\n\n{:<width$}  {:>6}  {:>7}  {:>7}  {:>7}\n{rows}",
+        cfg.eval_simulations, "Agent", "Step", "Minutes", "Result", "Margin",
+    ))
 }
 
 /// The checkpoint at `path` against the agent `spec` in games of the checkpoint's variant with

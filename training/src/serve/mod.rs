@@ -23,7 +23,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use ayo_env::tablebase::{self, Oracle, Tablebase};
+use ayo_env::tablebase::{self, Tablebase};
 use ayo_env::{Budget, GameRecord, Player, Rules, Variant, VariantState, VARIANT_NAMES};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -555,7 +555,10 @@ fn table_view(table: &Tablebase, rules: &Variant, position: &VariantState) -> Op
             table.max_seeds()
         )));
     };
-    let result = table.solve(position).map(|s| s.result);
+    let result = match position {
+        VariantState::Oware(s) => tablebase::decide(s, entry).map(|s| s.result),
+        _ => None,
+    };
     let margin = if entry.is_exact() {
         format!("value exactly {:+}", entry.lo)
     } else {
