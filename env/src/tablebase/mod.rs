@@ -200,6 +200,14 @@ pub fn decide(s: &OwareState, entry: Entry) -> Option<Solved> {
     })
 }
 
+/// [`decide`] for a game of any variant: `None` but for `oware`.
+pub fn decide_game(s: &VariantState, entry: Entry) -> Option<Solved> {
+    match s {
+        VariantState::Oware(s) => decide(s, entry),
+        _ => None,
+    }
+}
+
 impl Oracle<OwareState> for Tablebase {
     /// [`decide`] with the entry of the game's board, if the table holds it.
     fn solve(&self, s: &OwareState) -> Option<Solved> {

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use ayo_env::tablebase::accuracy::{label, Labels, Tally};
-use ayo_env::tablebase::{Oracle, Tablebase};
+use ayo_env::tablebase::{decide_game, Tablebase};
 use ayo_env::{Agent, GameRecord, Rules, Variant, VariantState};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -175,8 +175,9 @@ fn collect(
             .with_context(|| format!("cannot replay {}", file.display()))?;
         // Every qualifying position of the game, each board once.
         for state in &replay.states[1..] {
-            let exact =
-                table.solve(state).is_some() && table.probe(state).is_some_and(|e| e.is_exact());
+            let exact = table
+                .probe(state)
+                .is_some_and(|e| e.is_exact() && decide_game(state, e).is_some());
             seen_exact += exact as u64;
             let Some(labels) = label(table, rules, state) else {
                 capped += exact as u64;

@@ -555,10 +555,7 @@ fn table_view(table: &Tablebase, rules: &Variant, position: &VariantState) -> Op
             table.max_seeds()
         )));
     };
-    let result = match position {
-        VariantState::Oware(s) => tablebase::decide(s, entry).map(|s| s.result),
-        _ => None,
-    };
+    let result = tablebase::decide_game(position, entry).map(|s| s.result);
     let margin = if entry.is_exact() {
         format!("value exactly {:+}", entry.lo)
     } else {
