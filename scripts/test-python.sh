@@ -17,4 +17,4 @@ cd "$REPO_ROOT/python"
 echo "== maturin develop --release (python/ -> $VENV) =="
 maturin develop --release --quiet
 echo "== pytest python/tests =="
-python -m pytest -q tests "$@"
+python -m pytest -q --durations=8 tests "$@"

@@ -10,8 +10,8 @@
 #
 # On two cores the run is bound by the processor, so work that leaves a core idle runs beside
 # other work: the fuzz targets build and run while the workspace's tests run (many of them wait
-# on a process or hold one core), and the training library's torch-free tests build and run
-# while the Python package's tests run.
+# on a process or hold one core). The training library without libtorch is what the Python
+# package links: its build there compiles it, and its unit tests are the same as with libtorch.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -117,16 +117,8 @@ stage "result scripts' tests (scripts/tests)"
 VENV_PY="${AYO_VENV:-$PWD/.venv}/bin/python"
 "$VENV_PY" -m pytest -q scripts/tests
 
-# The Python package builds in python/target, so this cargo does not wait for maturin's.
-stage "cargo test: the training library without libtorch (what the Python package links), in the background"
-torch_free_log="$(mktemp)"
-cargo test --release -p ayo-train --no-default-features --lib > "$torch_free_log" 2>&1 &
-torch_free=$!
-
 stage "python package tests"
 bash scripts/test-python.sh
 stage "fuzz targets, short run (ran beside the workspace's tests)"
 await_job "$fuzz_run" "$fuzz_run_log" "the fuzz targets' short run"
-stage "cargo test: the training library without libtorch (ran beside the Python tests)"
-await_job "$torch_free" "$torch_free_log" "the training library's torch-free tests"
 stage_table
