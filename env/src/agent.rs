@@ -95,3 +95,42 @@ pub trait Agent: Send {
         (action, analysis)
     }
 }
+
+/// `1s`, `1.5s` or `250ms`.
+pub fn format_movetime(t: Duration) -> String {
+    if t.subsec_millis() == 0 {
+        format!("{}s", t.as_secs())
+    } else if t < Duration::from_secs(1) {
+        format!("{}ms", t.as_millis())
+    } else {
+        format!("{}s", t.as_secs_f64())
+    }
+}
+
+/// Parses a time per move: `1s`, `0.5s`, `250ms`.
+pub fn parse_movetime(text: &str) -> Option<Duration> {
+    let (number, unit) = match text.strip_suffix("ms") {
+        Some(n) => (n, 1e-3),
+        None => (text.strip_suffix('s')?, 1.0),
+    };
+    let secs = number.parse::<f64>().ok()? * unit;
+    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0).then(|| Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn movetimes_parse_and_print_back() {
+        assert_eq!(parse_movetime("1s"), Some(Duration::from_secs(1)));
+        assert_eq!(parse_movetime("0.1s"), Some(Duration::from_millis(100)));
+        assert_eq!(parse_movetime("250ms"), Some(Duration::from_millis(250)));
+        for bad in ["", "s", "1", "-1s", "0s", "1h", "nans", "1e9s"] {
+            assert_eq!(parse_movetime(bad), None, "{bad:?}");
+        }
+        for text in ["1s", "250ms", "1.5s"] {
+            assert_eq!(format_movetime(parse_movetime(text).unwrap()), text);
+        }
+    }
+}

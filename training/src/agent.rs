@@ -8,6 +8,9 @@ use crate::net::Network;
 use crate::search::{
     self, gumbel_search, search_kept, Evaluator, SearchParams, SearchTree, WithOracle,
 };
+use ayo_env::agent::format_movetime;
+pub use ayo_env::agent::parse_movetime;
+use ayo_env::arena::agents::{AlphaBeta, Leaf, MAX_SEARCH_DEPTH};
 use ayo_env::tablebase::Tablebase;
 use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
@@ -55,6 +58,69 @@ impl Evaluator<VariantState> for NetEvaluator<'_> {
     }
 }
 
+/// Values the last positions of an alpha-beta search's lines with a network
+/// ([`NetAgent::with_alpha_beta`]): the children of a node one ply from the horizon in one
+/// forward pass, each as its value for the searching side times [`LEAF_SCALE`].
+pub struct NetLeaf<'a> {
+    net: &'a dyn Network,
+    obs: Vec<f32>,
+    logits: Vec<f32>,
+    values: Vec<f32>,
+    /// Positions evaluated so far.
+    pub evaluations: u64,
+}
+
+/// A network value of 1 in alpha-beta's units: far above any seed count of the rules'
+/// heuristic, far below a proven result's [`ayo_env::arena::agents::WIN`].
+pub const LEAF_SCALE: f32 = 1000.0;
+
+impl<'a> NetLeaf<'a> {
+    pub fn new(net: &'a dyn Network) -> Self {
+        NetLeaf {
+            net,
+            obs: Vec::new(),
+            logits: Vec::new(),
+            values: Vec::new(),
+            evaluations: 0,
+        }
+    }
+}
+
+impl Leaf<Variant> for NetLeaf<'_> {
+    const BATCHED: bool = true;
+    fn to_value(score: i32) -> f32 {
+        if score.abs() >= ayo_env::arena::agents::WIN / 2 {
+            score.signum() as f32
+        } else {
+            (score as f32 / LEAF_SCALE).clamp(-1.0, 1.0)
+        }
+    }
+    fn values(
+        &mut self,
+        rules: &Variant,
+        states: &[&VariantState],
+        view: ayo_env::Player,
+        out: &mut Vec<i32>,
+    ) {
+        let shape = self.net.shape();
+        let (n, len) = (states.len(), shape.inputs);
+        self.obs.resize(n * len, 0.0);
+        for (i, s) in states.iter().enumerate() {
+            shape.encode(rules, s, &mut self.obs[i * len..(i + 1) * len]);
+        }
+        self.logits.resize(n * shape.actions, 0.0);
+        self.values.resize(n, 0.0);
+        self.net
+            .evaluate(&self.obs, n, &mut self.logits, &mut self.values, None);
+        for (s, &v) in states.iter().zip(&self.values) {
+            let mover = rules.to_play(s).expect("a leaf is a live game");
+            let v = if mover == view { v } else { -v };
+            out.push((v * LEAF_SCALE).round() as i32);
+        }
+        self.evaluations += n as u64;
+    }
+}
+
 /// A trained network playing with a Gumbel search of `simulations` per move, or for a time
 /// per move. With simulations, all the games of a `choose_batch` call are searched together,
 /// their leaves evaluated in one forward pass. With a time ([`NetAgent::with_movetime`]) or
@@ -75,6 +141,9 @@ pub struct NetAgent {
     kept: Option<SearchTree<VariantState>>,
     /// The endgame table that ends a line where it knows the result (`…+tb`).
     table: Option<Arc<Tablebase>>,
+    /// Searches by alpha-beta with the network's value at the lines' ends instead of the
+    /// Gumbel search (`PATH@TIME+ab`, [`NetAgent::with_alpha_beta`]).
+    alpha_beta: Option<AlphaBeta>,
 }
 
 /// Simulations of the first round of a timed search; later rounds double.
@@ -144,13 +213,31 @@ impl NetAgent {
             label: format!("net@{simulations}"),
             kept: None,
             table: None,
+            alpha_beta: None,
         }
     }
 
     /// The same agent whose search ends a line where `table` knows the result (`…+tb`).
     pub fn with_table(mut self, table: Arc<Tablebase>) -> NetAgent {
         self.label.push_str("+tb");
+        self.alpha_beta = self.alpha_beta.map(|ab| ab.with_table(table.clone()));
         self.table = Some(table);
+        self
+    }
+
+    /// The same network searching by alpha-beta for its time per move (`PATH@TIME+ab`):
+    /// iterative deepening with a transposition table, the network's value at the lines' ends
+    /// ([`NetLeaf`]) and the endgame table, if any, ending lines where it knows the result.
+    /// The agent's random stream seeds the root's tie-break.
+    pub fn with_alpha_beta(mut self, movetime: Duration) -> NetAgent {
+        let seed = rand::RngCore::next_u64(&mut self.rng);
+        let mut ab = AlphaBeta::new(MAX_SEARCH_DEPTH, seed).with_movetime(movetime);
+        if let Some(table) = &self.table {
+            ab = ab.with_table(table.clone());
+        }
+        self = self.with_movetime(movetime);
+        self.label.push_str("+ab");
+        self.alpha_beta = Some(ab);
         self
     }
 
@@ -186,10 +273,16 @@ impl Agent for NetAgent {
     /// How far the agent's ChaCha stream (seeded by its seed) has gone, in 32-bit words: with
     /// the same seed, [`Agent::set_random_state`] puts a new agent at the same point.
     fn random_state(&self) -> Option<u64> {
-        Some(self.rng.get_word_pos() as u64)
+        match &self.alpha_beta {
+            Some(ab) => ab.random_state(),
+            None => Some(self.rng.get_word_pos() as u64),
+        }
     }
     fn set_random_state(&mut self, state: u64) {
-        self.rng.set_word_pos(u128::from(state));
+        match &mut self.alpha_beta {
+            Some(ab) => ab.set_random_state(state),
+            None => self.rng.set_word_pos(u128::from(state)),
+        }
     }
 
     fn choose(&mut self, rules: &Variant, state: &VariantState) -> (Action, Analysis) {
@@ -225,6 +318,10 @@ impl Agent for NetAgent {
         progress: &mut dyn FnMut(&Progress) -> bool,
     ) -> (Action, Analysis) {
         self.check_observation(rules);
+        if let Some(ab) = &mut self.alpha_beta {
+            let mut leaf = NetLeaf::new(&*self.net);
+            return ab.think_with(rules, state, &mut leaf, budget, progress);
+        }
         match self.table.clone() {
             Some(table) => {
                 let game = WithOracle::new(rules, &*table);
@@ -362,31 +459,15 @@ impl NetAgent {
     }
 }
 
-/// `1s`, `1.5s` or `250ms`.
-fn format_movetime(t: Duration) -> String {
-    if t.subsec_millis() == 0 {
-        format!("{}s", t.as_secs())
-    } else if t < Duration::from_secs(1) {
-        format!("{}ms", t.as_millis())
-    } else {
-        format!("{}s", t.as_secs_f64())
-    }
-}
-
-/// Parses a time per move: `1s`, `0.5s`, `250ms`.
-pub fn parse_movetime(text: &str) -> Option<Duration> {
-    let (number, unit) = match text.strip_suffix("ms") {
-        Some(n) => (n, 1e-3),
-        None => (text.strip_suffix('s')?, 1.0),
-    };
-    let secs = number.parse::<f64>().ok()? * unit;
-    (secs.is_finite() && secs > 0.0 && secs <= 86_400.0).then(|| Duration::from_secs_f64(secs))
-}
-
 /// Help text for player arguments.
-pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, mcts:N, or a checkpoint file with \
-     its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, 250ms); a searching \
+pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, alphabeta@TIME, mcts:N, or a \
+     checkpoint file with its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, \
+     250ms), searching by alpha-beta with the network's values as PATH@TIME+ab; a searching \
      player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
+
+/// The end of a timed checkpoint's spec that makes it search by alpha-beta
+/// ([`NetAgent::with_alpha_beta`]): `PATH@TIME+ab`.
+pub const ALPHA_BETA_SUFFIX: &str = "+ab";
 
 /// A player that cannot be made from its spec.
 #[derive(Debug, thiserror::Error)]
@@ -401,7 +482,7 @@ pub enum PlayerError {
     #[error(transparent)]
     Spec(#[from] ayo_env::arena::agents::AgentSpecError),
     #[error("bad agent spec {spec:?}: {reason}")]
-    Engine { spec: String, reason: String },
+    Bad { spec: String, reason: String },
     #[error("bad agent spec {spec:?}: its endgame table is of {table}, not of {variant}")]
     TableVariant {
         spec: String,
@@ -448,6 +529,10 @@ pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, 
         Err(e) => e,
     };
     let (base, table) = agents::split_table(spec)?;
+    let (base, alpha_beta) = match base.strip_suffix(ALPHA_BETA_SUFFIX) {
+        Some(base) => (base.trim(), true),
+        None => (base, false),
+    };
     let Some((path, budget)) = checkpoint_spec(base, default_sims) else {
         return Err(PlayerError::Unknown {
             spec: spec.to_string(),
@@ -455,7 +540,20 @@ pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, 
         });
     };
     let agent = match budget {
+        // One thread, the torch-free network: alpha-beta asks for batches of at most six
+        // positions, which it evaluates faster than libtorch's two threads (`ayo bench`).
+        Budget::Time(t) if alpha_beta => {
+            NetAgent::load_cpu(path, default_sims, seed)?.with_alpha_beta(t)
+        }
         Budget::Time(t) => NetAgent::load(path, default_sims, seed)?.with_movetime(t),
+        Budget::Nodes(_) if alpha_beta => {
+            return Err(PlayerError::Bad {
+                spec: spec.to_string(),
+                reason: format!(
+                "alpha-beta over a network needs a time per move, as PATH@500ms{ALPHA_BETA_SUFFIX}"
+            ),
+            })
+        }
         Budget::Nodes(n) => NetAgent::load(path, n as u32, seed)?,
         Budget::Own | Budget::Infinite => unreachable!("specs give nodes or a time"),
     };
@@ -483,7 +581,7 @@ pub fn load_player(
 ) -> Result<Box<dyn Agent>, PlayerError> {
     if let Some(command) = spec.trim().strip_prefix(ENGINE_PREFIX) {
         let engine = EngineAgent::start(command.trim(), rules, ENGINE_MOVE_LIMIT).map_err(|e| {
-            PlayerError::Engine {
+            PlayerError::Bad {
                 spec: spec.to_string(),
                 reason: e.to_string(),
             }
@@ -614,13 +712,33 @@ mod tests {
     }
 
     #[test]
-    fn movetimes_parse_and_name_the_agent() {
-        assert_eq!(parse_movetime("1s"), Some(Duration::from_secs(1)));
-        assert_eq!(parse_movetime("0.1s"), Some(Duration::from_millis(100)));
-        assert_eq!(parse_movetime("250ms"), Some(Duration::from_millis(250)));
-        for bad in ["", "s", "1", "-1s", "0s", "1h", "nans", "1e9s"] {
-            assert_eq!(parse_movetime(bad), None, "{bad:?}");
+    fn alpha_beta_over_a_network_takes_a_win_it_proves_and_needs_a_time() {
+        let rules: Variant = "oware".parse().unwrap();
+        let mut a = agent(&rules).with_alpha_beta(Duration::from_secs(30));
+        assert_eq!(a.name(), "net@30s+ab");
+        // South's one seed in F makes North's first pit two: the capture is the 25th seed. The
+        // search stops at the proof, not after 30 s.
+        let won = rules
+            .parse_notation("0 0 0 0 0 1 1 0 0 0 0 2 | 23 21 | 0")
+            .unwrap();
+        let (action, analysis) = a.choose(&rules, &won);
+        assert_eq!((action, analysis.value), (5, Some(1.0)));
+        let shipped = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../models/oware/oware-levels-1h.ot"
+        );
+        let e = parse_player(&format!("{shipped}:32+ab"), 32, 1)
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("needs a time per move"), "{e}");
+        match parse_player(&format!("{shipped}@20ms+ab"), 32, 1).unwrap() {
+            super::Player::Net(n) => assert_eq!(n.name(), "net:oware-levels-1h@20ms+ab"),
+            super::Player::Baseline(b) => panic!("{}", b.name()),
         }
+    }
+
+    #[test]
+    fn a_timed_agent_is_named_by_its_time() {
         let rules: Variant = "oware".parse().unwrap();
         let a = agent(&rules).with_movetime(Duration::from_millis(250));
         assert_eq!(a.name(), "net@250ms");

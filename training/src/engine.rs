@@ -23,7 +23,7 @@ use std::time::Duration;
 
 const COMMANDS: &str =
     "hello, isready, newgame, position startpos|notation <text> [moves <a> ...], \
-                        legal, show, go [nodes <n>|movetime <ms>|infinite], stop, quit";
+                        legal, show, go [nodes <n>|movetime <ms>|infinite|stime <ms> ntime <ms> [sinc <ms>] [ninc <ms>] [movestogo <n>]], stop, quit";
 
 /// What the engine reads its lines from.
 pub trait Lines {
@@ -186,7 +186,7 @@ pub fn serve(
                 writeln!(output, "notation {}", rules.notation(&game))?;
                 write_status(rules, &game, &mut output)?;
             }
-            "go" => match go_budget(rest) {
+            "go" => match go_budget(rest, rules.to_play(&game)) {
                 Err(message) => writeln!(output, "error {message}")?,
                 Ok(_) if rules.is_terminal(&game) => {
                     writeln!(output, "error the game is over; no move to choose")?;
@@ -210,8 +210,15 @@ pub fn serve(
     output.flush()
 }
 
-/// The budget of `go [nodes <n>|movetime <ms>|infinite]`.
-fn go_budget(args: &str) -> Result<Budget, String> {
+/// Of a clock's time left, the share one move may take when the moves still to play are not
+/// given (`movestogo`): a game of Oware lasts about 50 moves a side, most decided earlier.
+const MOVES_TO_GO: u64 = 25;
+
+/// The budget of `go [nodes <n>|movetime <ms>|infinite|stime … ntime …]`. With a clock (each
+/// side's time left, `stime` South's and `ntime` North's, their increments `sinc`/`ninc` and
+/// optionally `movestogo`) the player to move, `mover`, takes its time left over the moves
+/// still to play plus its increment, never more than half its time left.
+fn go_budget(args: &str, mover: Option<ayo_env::Player>) -> Result<Budget, String> {
     let words: Vec<&str> = args.split_whitespace().collect();
     let number = |what: &str, word: Option<&&str>| -> Result<u64, String> {
         word.and_then(|w| w.parse::<u64>().ok())
@@ -230,8 +237,42 @@ fn go_budget(args: &str) -> Result<Budget, String> {
         Some("movetime") if words.len() <= 2 => {
             number("movetime", words.get(1)).map(|ms| Budget::Time(Duration::from_millis(ms)))
         }
+        Some("stime" | "ntime" | "sinc" | "ninc" | "movestogo")
+            if words.len().is_multiple_of(2) =>
+        {
+            let mut clock = std::collections::HashMap::new();
+            for pair in words.chunks(2) {
+                let value = match pair[0] {
+                    "sinc" | "ninc" => pair[1].parse::<u64>().map_err(|_| {
+                        format!(
+                            "go {} needs a whole number of ms, found {:?}",
+                            pair[0], pair[1]
+                        )
+                    })?,
+                    key @ ("stime" | "ntime" | "movestogo") => number(key, pair.get(1))?,
+                    other => {
+                        return Err(format!(
+                            "go {other:?}: a clock takes stime, ntime, sinc, ninc and movestogo"
+                        ))
+                    }
+                };
+                clock.insert(pair[0], value);
+            }
+            let (time, inc) = match mover {
+                Some(ayo_env::Player::North) => ("ntime", "ninc"),
+                _ => ("stime", "sinc"),
+            };
+            let left = *clock
+                .get(time)
+                .ok_or_else(|| format!("go with a clock needs {time}, the mover's time left"))?;
+            let inc = clock.get(inc).copied().unwrap_or(0);
+            let moves = clock.get("movestogo").copied().unwrap_or(MOVES_TO_GO);
+            let ms = (left / moves + inc).min(left / 2).max(1);
+            Ok(Budget::Time(Duration::from_millis(ms)))
+        }
         _ => Err(format!(
-            "go takes nothing, `nodes <n>`, `movetime <ms>` or `infinite`, found {args:?}"
+            "go takes nothing, `nodes <n>`, `movetime <ms>`, `infinite` or a clock (`stime <ms> \
+             ntime <ms>`), found {args:?}"
         )),
     }
 }
@@ -548,6 +589,26 @@ mod tests {
         assert!(lines[2].contains("\"sideways\""));
         assert!(lines[3].contains("\"nodes 5 6\""));
         assert_eq!(lines[4], "readyok");
+    }
+
+    #[test]
+    fn a_clock_gives_the_mover_its_share_of_its_time_left() {
+        use ayo_env::Player::{North, South};
+        let ms = |args: &str, mover| match go_budget(args, Some(mover)) {
+            Ok(Budget::Time(t)) => Ok(t.as_millis() as u64),
+            Ok(other) => panic!("{other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(ms("stime 50000 ntime 10000", South), Ok(2000));
+        assert_eq!(ms("stime 50000 ntime 10000", North), Ok(400));
+        assert_eq!(
+            ms("stime 1000 ntime 1000 sinc 300 ninc 300", North),
+            Ok(340)
+        );
+        assert_eq!(ms("stime 1000 ntime 900 movestogo 1", North), Ok(450));
+        assert!(ms("ntime 1000", South).unwrap_err().contains("needs stime"));
+        assert!(ms("stime 0 ntime 5", South).unwrap_err().contains("\"0\""));
+        assert!(ms("stime 10 ntime", South).is_err());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! `ayo bench`: steps per second of the scalar engine and of the vectorised env, the bytes a
-//! game takes, and the time of an `alphabeta:8` search from the start position.
+//! game takes, and the time of an `alphabeta:8` search from the start position; with
+//! `--checkpoint`, the network's forward passes per second and its alpha-beta search's nodes.
 
 use anyhow::Result;
 use ayo_env::arena::agents::AlphaBeta;
 use ayo_env::perft::random_walk;
 use ayo_env::rng::Rng;
 use ayo_env::{Buffers, FirstPlayer, Player, Rules, VecEnv, VecEnvConfig};
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,6 +32,12 @@ pub struct Args {
     /// Seconds to time each measurement (after a short warm-up).
     #[arg(long, default_value_t = 3.0)]
     seconds: f64,
+    /// A checkpoint whose network is timed too: forward passes with libtorch and without
+    /// (batches of 1, 6 and 64 positions: a timed Gumbel search's, alpha-beta's horizon's,
+    /// a batched search's), and its alpha-beta search (`PATH@TIME+ab`) for `--seconds` from
+    /// the start position.
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
@@ -101,6 +109,76 @@ pub fn run(a: Args) -> Result<()> {
         nodes,
         v.action_name(&start, action),
         score
+    );
+    if let Some(path) = &a.checkpoint {
+        network(&v, path, a.seconds)?;
+    }
+    Ok(())
+}
+
+/// Forward passes of the checkpoint at `path` per second, and its alpha-beta search's nodes.
+fn network(v: &ayo_env::Variant, path: &Path, seconds: f64) -> Result<()> {
+    use ayo_train::net::Network;
+    let nets: [(&str, Box<dyn Network>); 2] = [
+        ("libtorch", ayo_train::checkpoint::read(path)?.0),
+        (
+            "CPU, no libtorch",
+            Box::new(ayo_train::checkpoint::read_cpu(path)?.0),
+        ),
+    ];
+    // Positions of random play.
+    let mut rng = Rng::stream(3, &[]);
+    let mut states = Vec::new();
+    while states.len() < 64 {
+        let mut s = v.start(Player::South);
+        for _ in 0..rng.below(60) {
+            if v.to_play(&s).is_none() {
+                break;
+            }
+            let a = rng.pick(v.legal_mask(&s));
+            v.play_unchecked(&mut s, a);
+        }
+        if v.to_play(&s).is_some() {
+            states.push(s);
+        }
+    }
+    for (name, net) in &nets {
+        let shape = net.shape();
+        for batch in [1, 6, 64] {
+            let mut obs = vec![0.0; batch * shape.inputs];
+            for (i, s) in states[..batch].iter().enumerate() {
+                shape.encode(v, s, &mut obs[i * shape.inputs..(i + 1) * shape.inputs]);
+            }
+            let (mut logits, mut values) = (vec![0.0; batch * shape.actions], vec![0.0; batch]);
+            let (n, t) = timed(seconds, false, || {
+                net.evaluate(&obs, batch, &mut logits, &mut values, None);
+                batch as u64
+            });
+            println!(
+                "network ({name}), batches of {batch:>2}: {:>8.0} positions/s wall ({:.0} per \
+                 CPU-second of the process), {:>6.1} µs per forward pass",
+                n as f64 / t.wall,
+                n as f64 / t.cpu,
+                t.wall / (n as f64 / batch as f64) * 1e6
+            );
+        }
+    }
+    let movetime = Duration::from_secs_f64(seconds);
+    let mut agent = ayo_train::agent::NetAgent::load(path, 0, 1)?.with_alpha_beta(movetime);
+    let start = v.start(Player::South);
+    let mut iterations = 0;
+    let (action, analysis) =
+        ayo_env::Agent::think(&mut agent, v, &start, ayo_env::Budget::Own, &mut |_| {
+            iterations += 1;
+            true
+        });
+    println!(
+        "{} from the start position: {} iterations (plies), {} nodes ({:.0} per second), plays {}",
+        ayo_env::Agent::name(&agent),
+        iterations,
+        analysis.work,
+        analysis.work as f64 / seconds,
+        v.action_name(&start, action)
     );
     Ok(())
 }

@@ -1,6 +1,9 @@
 //! `alphabeta:D`: negamax with alpha-beta pruning, iterative deepening, move ordering and a
 //! transposition table keyed by the position and the repetition memory ([`Rules::hash`],
-//! [`Rules::memory_hash`]).
+//! [`Rules::memory_hash`]). `alphabeta@TIME` deepens until its time per move is spent: the
+//! iteration under way when time runs out is dropped and the last finished one plays (the
+//! previous best move is searched first, so a finished iteration is never worse informed), and
+//! it stops early at a proven result.
 //!
 //! Every search starts from an empty table: what `alphabeta:D` plays in a position depends on
 //! the position, `D` and its random tie-break alone, not on the searches before it. (A table kept
@@ -22,13 +25,21 @@ use crate::rng::{mix, Rng};
 use crate::rules::Rules;
 use crate::tablebase::{NoTable, Oracle, Solved, Tablebase};
 use crate::variant::{Variant, VariantState};
+use crate::{Budget, Progress};
+use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The score of a won game (before the ply and score-difference adjustments).
 pub const WIN: i32 = 1_000_000;
 const INF: i32 = i32::MAX - 1;
 /// Transposition-table entries (16 bytes each: 4 MiB).
 const TT_SIZE: usize = 1 << 18;
+/// The deepest search: `alphabeta:D`'s largest D, and where a timed search (`alphabeta@TIME`)
+/// stops deepening.
+pub const MAX_SEARCH_DEPTH: u32 = 64;
+/// Nodes between two looks at the clock (or at the caller's stop) in a timed search.
+const POLL_NODES: u64 = 1024;
 /// How much less than a win found by search a win known from the endgame table scores (its
 /// length is unknown): a line the search sees to the end is preferred.
 const TABLE_PLIES: i32 = 1000;
@@ -53,10 +64,12 @@ struct Entry {
     generation: u8,
 }
 
-/// Alpha-beta search to a fixed depth in plies.
+/// Alpha-beta search to a fixed depth in plies, or for a time per move.
 #[derive(Clone, Debug)]
 pub struct AlphaBeta {
     depth: u32,
+    /// Deepen until this much time is spent instead of to `depth` (`alphabeta@TIME`).
+    movetime: Option<Duration>,
     rng: Rng,
     tt: Vec<Option<Entry>>,
     /// Tags the entries of the current search: a new search takes the next tag, so the table
@@ -67,19 +80,37 @@ pub struct AlphaBeta {
     table: Option<Arc<Tablebase>>,
     /// Positions of the current search answered by the table.
     table_hits: u64,
+    /// The current iteration ran out of time (or was stopped): its scores are dropped.
+    stopped: bool,
+}
+
+/// What a search may spend on one move: the deepest iteration, and when to stop one under way
+/// (`None`: never; else asked every [`POLL_NODES`] nodes once the first iteration is done).
+struct Limit<'a> {
+    depth: u32,
+    go_on: Option<&'a mut dyn FnMut() -> bool>,
 }
 
 impl AlphaBeta {
     pub fn new(depth: u32, seed: u64) -> Self {
         AlphaBeta {
             depth: depth.max(1),
+            movetime: None,
             rng: Rng::stream(seed, &[0x6162]),
             tt: Vec::new(),
             generation: 0,
             nodes: 0,
             table: None,
             table_hits: 0,
+            stopped: false,
         }
+    }
+
+    /// The same search deepening for `movetime` per move instead of to a fixed depth
+    /// (`alphabeta@TIME`).
+    pub fn with_movetime(mut self, movetime: Duration) -> Self {
+        self.movetime = Some(movetime);
+        self
     }
 
     /// The same search ending its lines where `table` knows the result.
@@ -102,6 +133,42 @@ impl AlphaBeta {
         s: &R::State,
         oracle: &O,
     ) -> (Action, i32, u64) {
+        let limit = Limit {
+            depth: self.depth,
+            go_on: None,
+        };
+        self.run(rules, s, oracle, &mut Heuristic, limit, &mut |_, _, _| true)
+    }
+
+    /// [`AlphaBeta::search_with`] deepening until `movetime` is spent (at least one ply).
+    pub fn search_for<R: Rules, O: Oracle<R::State>>(
+        &mut self,
+        rules: &R,
+        s: &R::State,
+        oracle: &O,
+        movetime: Duration,
+    ) -> (Action, i32, u64) {
+        let deadline = Instant::now() + movetime;
+        let limit = Limit {
+            depth: MAX_SEARCH_DEPTH,
+            go_on: Some(&mut || Instant::now() < deadline),
+        };
+        self.run(rules, s, oracle, &mut Heuristic, limit, &mut |_, _, _| true)
+    }
+
+    /// Iterative deepening of the live game `s` within `limit`, the lines' last positions
+    /// valued by `leaf`, telling `report` each finished iteration's best action and score,
+    /// nodes and table hits (it returns `false` to stop there). A timed search stops once a
+    /// result is proven: deeper iterations only confirm it.
+    fn run<R: Rules, O: Oracle<R::State>, L: Leaf<R>>(
+        &mut self,
+        rules: &R,
+        s: &R::State,
+        oracle: &O,
+        leaf: &mut L,
+        mut limit: Limit,
+        report: &mut dyn FnMut((Action, i32), u64, u64) -> bool,
+    ) -> (Action, i32, u64) {
         if self.tt.is_empty() || self.generation == u8::MAX {
             self.tt.clear();
             self.tt.resize(TT_SIZE, None);
@@ -110,6 +177,8 @@ impl AlphaBeta {
         self.generation += 1;
         self.nodes = 0;
         self.table_hits = 0;
+        self.stopped = false;
+        let timed = limit.go_on.is_some();
         let mover = rules.to_play(s).expect("alpha-beta searches a live game");
         let mut moves: Vec<(Action, R::State)> = rules
             .legal_mask(s)
@@ -122,32 +191,50 @@ impl AlphaBeta {
             .collect();
         self.rng.shuffle(&mut moves);
         let mut best = (moves[0].0, -INF);
-        for depth in 1..=self.depth {
+        let mut never = || true;
+        for depth in 1..=limit.depth {
             // The previous iteration's best move is searched first; the rest keep their order.
             if let Some(i) = moves.iter().position(|(a, _)| *a == best.0) {
                 moves[..=i].rotate_right(1);
             }
+            // The first iteration always finishes: a timed search has a move to play.
+            let go_on: &mut dyn FnMut() -> bool = match limit.go_on.as_deref_mut() {
+                Some(go_on) if depth > 1 => go_on,
+                _ => &mut never,
+            };
+            let mut cx = Context {
+                oracle,
+                leaf: &mut *leaf,
+                go_on,
+            };
             let mut alpha = -INF;
             let mut iteration_best = best;
             iteration_best.1 = -INF;
             for (a, child) in &moves {
-                let v = self.value(rules, oracle, child, mover, depth - 1, alpha, INF);
+                let v = self.value(rules, &mut cx, child, mover, depth - 1, alpha, INF);
+                if self.stopped {
+                    return (best.0, best.1, self.nodes);
+                }
                 if v > iteration_best.1 {
                     iteration_best = (*a, v);
                 }
                 alpha = alpha.max(v);
             }
             best = iteration_best;
+            let proven = best.1.abs() >= WIN / 2;
+            if !report(best, self.nodes, self.table_hits) || (timed && proven) {
+                break;
+            }
         }
         (best.0, best.1, self.nodes)
     }
 
     /// The value of `child` from the view of `parent_mover`, searched `depth` more plies.
     #[allow(clippy::too_many_arguments)]
-    fn value<R: Rules, O: Oracle<R::State>>(
+    fn value<R: Rules, O: Oracle<R::State>, L: Leaf<R>>(
         &mut self,
         rules: &R,
-        oracle: &O,
+        cx: &mut Context<O, L>,
         child: &R::State,
         parent_mover: Player,
         depth: u32,
@@ -158,28 +245,35 @@ impl AlphaBeta {
             None => return terminal_score(rules, child, parent_mover),
             Some(m) => m,
         };
-        if let Some(solved) = oracle.solve(child) {
+        if let Some(solved) = cx.oracle.solve(child) {
             self.table_hits += 1;
             return solved_score(rules, child, solved, parent_mover);
         }
         match mover {
-            _ if depth == 0 => rules.heuristic(child, parent_mover),
-            m if m == parent_mover => self.negamax(rules, oracle, child, depth, alpha, beta),
-            _ => -self.negamax(rules, oracle, child, depth, -beta, -alpha),
+            _ if depth == 0 => cx.leaf.value(rules, child, parent_mover),
+            m if m == parent_mover => self.negamax(rules, cx, child, depth, alpha, beta),
+            _ => -self.negamax(rules, cx, child, depth, -beta, -alpha),
         }
     }
 
-    /// The value of the live game `s` from its mover's view, `depth ≥ 1` plies deep.
-    fn negamax<R: Rules, O: Oracle<R::State>>(
+    /// The value of the live game `s` from its mover's view, `depth ≥ 1` plies deep
+    /// (meaningless once the search is [`AlphaBeta::stopped`]).
+    fn negamax<R: Rules, O: Oracle<R::State>, L: Leaf<R>>(
         &mut self,
         rules: &R,
-        oracle: &O,
+        cx: &mut Context<O, L>,
         s: &R::State,
         depth: u32,
         mut alpha: i32,
         mut beta: i32,
     ) -> i32 {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(POLL_NODES) && !(cx.go_on)() {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
         let key = rules.hash(s) ^ mix(rules.memory_hash(s));
         let slot = key as usize & (TT_SIZE - 1);
         let mut tt_move = None;
@@ -199,35 +293,43 @@ impl AlphaBeta {
             }
         }
         let mover = rules.to_play(s).expect("negamax searches a live game");
-        // Move ordering: the table's move first, then the best heuristic value after the move.
-        let mut children: Vec<(i32, Action, R::State)> = rules
-            .legal_mask(s)
-            .iter()
-            .map(|a| {
-                let mut child = s.clone();
-                rules.play_unchecked(&mut child, a);
-                let order = if Some(a) == tt_move {
-                    INF
-                } else {
-                    rules.heuristic(&child, mover)
-                };
-                (order, a, child)
-            })
-            .collect();
-        children.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-
         let alpha_before = alpha;
-        let mut best = (children[0].1, -INF);
-        for (_, a, child) in &children {
-            let v = self.value(rules, oracle, child, mover, depth - 1, alpha, beta);
-            if v > best.1 {
-                best = (*a, v);
+        let best = if depth == 1 && L::BATCHED {
+            self.frontier(rules, cx, s, mover)
+        } else {
+            // Move ordering: the table's move first, then the best heuristic value after the
+            // move.
+            let mut children: Vec<(i32, Action, R::State)> = rules
+                .legal_mask(s)
+                .iter()
+                .map(|a| {
+                    let mut child = s.clone();
+                    rules.play_unchecked(&mut child, a);
+                    let order = if Some(a) == tt_move {
+                        INF
+                    } else {
+                        rules.heuristic(&child, mover)
+                    };
+                    (order, a, child)
+                })
+                .collect();
+            children.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+            let mut best = (children[0].1, -INF);
+            for (_, a, child) in &children {
+                let v = self.value(rules, cx, child, mover, depth - 1, alpha, beta);
+                if self.stopped {
+                    return 0;
+                }
+                if v > best.1 {
+                    best = (*a, v);
+                }
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
             }
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
+            best
+        };
         let bound = if best.1 <= alpha_before {
             Bound::Upper
         } else if best.1 >= beta {
@@ -245,6 +347,98 @@ impl AlphaBeta {
         });
         best.1
     }
+
+    /// The best move of the live game `s` one ply deep and its value from `mover`'s view, its
+    /// live children valued in one call of a [`Leaf::BATCHED`] leaf (one forward pass of a
+    /// network): every child is valued, so the order of the moves does not matter.
+    fn frontier<R: Rules, O: Oracle<R::State>, L: Leaf<R>>(
+        &mut self,
+        rules: &R,
+        cx: &mut Context<O, L>,
+        s: &R::State,
+        mover: Player,
+    ) -> (Action, i32) {
+        let children: Vec<(Action, R::State)> = rules
+            .legal_mask(s)
+            .iter()
+            .map(|a| {
+                let mut child = s.clone();
+                rules.play_unchecked(&mut child, a);
+                (a, child)
+            })
+            .collect();
+        let mut values = vec![0; children.len()];
+        let mut live = Vec::new();
+        for (i, (_, child)) in children.iter().enumerate() {
+            if rules.to_play(child).is_none() {
+                values[i] = terminal_score(rules, child, mover);
+            } else if let Some(solved) = cx.oracle.solve(child) {
+                self.table_hits += 1;
+                values[i] = solved_score(rules, child, solved, mover);
+            } else {
+                live.push(i);
+            }
+        }
+        if !live.is_empty() {
+            let states: Vec<&R::State> = live.iter().map(|&i| &children[i].1).collect();
+            let mut out = Vec::with_capacity(states.len());
+            cx.leaf.values(rules, &states, mover, &mut out);
+            for (&i, v) in live.iter().zip(out) {
+                values[i] = v;
+            }
+        }
+        let mut best = (children[0].0, values[0]);
+        for ((a, _), &v) in children.iter().zip(&values).skip(1) {
+            if v > best.1 {
+                best = (*a, v);
+            }
+        }
+        best
+    }
+}
+
+/// What the positions where a search's lines stop are worth: [`Heuristic`] for `alphabeta`, a
+/// network's value for a network searching by alpha-beta (in the training crate).
+pub trait Leaf<R: Rules> {
+    /// Whether the leaf values several positions at once more cheaply than one by one: the
+    /// search then values all the children of a node one ply from its horizon in one call
+    /// (without cut-offs among them).
+    const BATCHED: bool = false;
+    /// The values of the live positions `states` from `view`, pushed onto `out` in order: in
+    /// the units of [`Rules::heuristic`] (seeds), or any other far below [`WIN`] / 2.
+    fn values(&mut self, rules: &R, states: &[&R::State], view: Player, out: &mut Vec<i32>);
+    /// A search score in these units as a value in [-1, 1] ([`score_to_value`] for seeds).
+    fn to_value(score: i32) -> f32 {
+        score_to_value(score)
+    }
+    /// The value of one live position from `view`.
+    fn value(&mut self, rules: &R, state: &R::State, view: Player) -> i32 {
+        let mut out = Vec::with_capacity(1);
+        self.values(rules, &[state], view, &mut out);
+        out[0]
+    }
+}
+
+/// The rules' own heuristic ([`Rules::heuristic`]): `alphabeta`'s leaves.
+pub struct Heuristic;
+
+impl<R: Rules> Leaf<R> for Heuristic {
+    fn values(&mut self, rules: &R, states: &[&R::State], view: Player, out: &mut Vec<i32>) {
+        out.extend(states.iter().map(|s| rules.heuristic(s, view)));
+    }
+    fn value(&mut self, rules: &R, state: &R::State, view: Player) -> i32 {
+        rules.heuristic(state, view)
+    }
+}
+
+/// What one iteration of a search consults besides the rules and its own table.
+struct Context<'a, O, L> {
+    /// The endgame table (or [`NoTable`]).
+    oracle: &'a O,
+    /// What a line's last position is worth.
+    leaf: &'a mut L,
+    /// Asked every [`POLL_NODES`] nodes whether to go on.
+    go_on: &'a mut dyn FnMut() -> bool,
 }
 
 /// `view`'s score minus the opponent's.
@@ -317,22 +511,89 @@ impl Agent for AlphaBeta {
     }
     fn name(&self) -> String {
         let table = if self.table.is_some() { "+tb" } else { "" };
-        format!("alphabeta:{}{table}", self.depth)
+        match self.movetime {
+            Some(t) => format!("alphabeta@{}{table}", crate::agent::format_movetime(t)),
+            None => format!("alphabeta:{}{table}", self.depth),
+        }
     }
     fn choose(&mut self, rules: &Variant, s: &VariantState) -> (Action, Analysis) {
-        let (a, score, nodes) = match self.table.clone() {
-            Some(table) => self.search_with(rules, s, &*table),
-            None => self.search(rules, s),
+        self.think_with(rules, s, &mut Heuristic, Budget::Own, &mut |_| true)
+    }
+    fn think(
+        &mut self,
+        rules: &Variant,
+        s: &VariantState,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> (Action, Analysis) {
+        self.think_with(rules, s, &mut Heuristic, budget, progress)
+    }
+}
+
+impl AlphaBeta {
+    /// [`Agent::think`] with the lines' last positions valued by `leaf`. A time budget (`go
+    /// movetime`) deepens until it is spent, `Infinite` until `progress` says stop; else the
+    /// agent's own depth or time (`Own`; a number of nodes is not a budget alpha-beta keeps).
+    /// `progress` hears of every finished iteration, and a timed or endless search asks it
+    /// every [`POLL_NODES`] nodes whether to go on.
+    pub fn think_with<L: Leaf<Variant>>(
+        &mut self,
+        rules: &Variant,
+        s: &VariantState,
+        leaf: &mut L,
+        budget: Budget,
+        progress: &mut dyn FnMut(&Progress) -> bool,
+    ) -> (Action, Analysis) {
+        let start = Instant::now();
+        let endless = budget == Budget::Infinite;
+        let time = match budget {
+            Budget::Time(t) => Some(t),
+            Budget::Infinite => None,
+            Budget::Own | Budget::Nodes(_) => self.movetime,
         };
-        let value = Some(score_to_value(score));
-        (
-            a,
-            Analysis {
-                value,
+        let deadline = time.map(|t| start + t);
+        let progress = RefCell::new(progress);
+        // The last finished iteration: what an endless search shows `progress` when it asks.
+        let last: RefCell<Option<Progress>> = RefCell::new(None);
+        let mut go_on = || {
+            deadline.is_none_or(|d| Instant::now() < d)
+                && (!endless
+                    || last
+                        .borrow()
+                        .as_ref()
+                        .is_none_or(|p| (*progress.borrow_mut())(p)))
+        };
+        let mut report = |(a, score): (Action, i32), nodes: u64, table_hits: u64| {
+            let p = Progress {
+                pv: vec![a],
+                value: Some(L::to_value(score)),
                 work: nodes,
-                table_hits: self.table_hits,
+                elapsed: start.elapsed(),
+                table_hits,
+            };
+            let go = (*progress.borrow_mut())(&p);
+            *last.borrow_mut() = Some(p);
+            go
+        };
+        let anytime = time.is_some() || endless;
+        let limit = Limit {
+            depth: if anytime {
+                MAX_SEARCH_DEPTH
+            } else {
+                self.depth
             },
-        )
+            go_on: anytime.then_some(&mut go_on as &mut dyn FnMut() -> bool),
+        };
+        let (a, score, nodes) = match self.table.clone() {
+            Some(table) => self.run(rules, s, &*table, leaf, limit, &mut report),
+            None => self.run(rules, s, &NoTable, leaf, limit, &mut report),
+        };
+        let analysis = Analysis {
+            value: Some(L::to_value(score)),
+            work: nodes,
+            table_hits: self.table_hits,
+        };
+        (a, analysis)
     }
 }
 
@@ -433,6 +694,44 @@ mod tests {
                     let a = rng.pick(v.legal_mask(&s));
                     v.play_unchecked(&mut s, a);
                 }
+            }
+        }
+    }
+
+    /// The heuristic as a batched leaf: the search values a horizon node's children together.
+    struct Batched;
+
+    impl<R: Rules> Leaf<R> for Batched {
+        const BATCHED: bool = true;
+        fn values(&mut self, rules: &R, states: &[&R::State], view: Player, out: &mut Vec<i32>) {
+            Heuristic.values(rules, states, view, out)
+        }
+    }
+
+    #[test]
+    fn a_batched_leaf_scores_positions_of_play_as_plain_minimax_does() {
+        // The horizon's children valued in one call (what a network leaf asks for) leave the
+        // minimax value unchanged, in every variant.
+        for &name in crate::variant::VARIANT_NAMES {
+            let v = Variant::new(name, &[]).unwrap();
+            let mut rng = Rng::stream(12, &[]);
+            let mut s = v.start(Player::South);
+            for ply in 0..240 {
+                let Some(mover) = v.to_play(&s) else { break };
+                if ply % 8 == 0 {
+                    let limit = Limit {
+                        depth: 4,
+                        go_on: None,
+                    };
+                    let mut ab = AlphaBeta::new(4, ply);
+                    let score = ab
+                        .run(&v, &s, &NoTable, &mut Batched, limit, &mut |_, _, _| true)
+                        .1;
+                    let at = v.notation(&s);
+                    assert_eq!(score, minimax(&v, &s, mover, 4), "{name} at {at}");
+                }
+                let a = rng.pick(v.legal_mask(&s));
+                v.play_unchecked(&mut s, a);
             }
         }
     }
@@ -582,6 +881,101 @@ mod tests {
                 assert_eq!(score, reference, "the race from {left}");
             }
         }
+    }
+
+    /// Positions from a random game of `name`, every fifth ply from the tenth.
+    fn positions_of_play(name: &str, seed: u64) -> (Variant, Vec<VariantState>) {
+        let v = Variant::new(name, &[]).unwrap();
+        let mut rng = Rng::stream(seed, &[7]);
+        let mut s = v.start(Player::South);
+        let mut out = Vec::new();
+        for ply in 0..60 {
+            if v.to_play(&s).is_none() {
+                break;
+            }
+            if ply >= 10 && ply % 5 == 0 {
+                out.push(s.clone());
+            }
+            let a = rng.pick(v.legal_mask(&s));
+            v.play_unchecked(&mut s, a);
+        }
+        (v, out)
+    }
+
+    #[test]
+    fn an_endless_search_stopped_after_an_iteration_plays_that_depth() {
+        // Stopped when it reports its `K`-th iteration, or at the first look at the clock during
+        // the next (whose unfinished work is dropped), an endless search plays what
+        // `alphabeta:K` plays from the same random stream, with the same value.
+        const K: u32 = 8;
+        let mut stopped_during_next = 0;
+        for name in ["oware", "ayo", "jodu"] {
+            let (v, positions) = positions_of_play(name, 3);
+            for s in &positions {
+                for during_next in [false, true] {
+                    let mut agent = AlphaBeta::new(2, 9);
+                    let stream = agent.random_state().unwrap();
+                    let mut reports = 0u32;
+                    let mut seen: Option<Progress> = None;
+                    let (a, analysis) = agent.think(&v, s, Budget::Infinite, &mut |p| {
+                        if seen.as_ref() != Some(p) {
+                            reports += 1;
+                            seen = Some(p.clone());
+                            // A next iteration too small to look at the clock stops here.
+                            return reports < K || (during_next && reports == K);
+                        }
+                        reports < K
+                    });
+                    let mut fixed = AlphaBeta::new(K, 0);
+                    fixed.set_random_state(stream);
+                    let (b, score, nodes) = fixed.search(&v, s);
+                    let at = v.notation(s);
+                    if reports < K {
+                        // A proven result ends an endless search too.
+                        assert_eq!(analysis.value.map(f32::abs), Some(1.0), "{name} at {at}");
+                        continue;
+                    }
+                    if during_next {
+                        if reports > K {
+                            continue;
+                        }
+                        stopped_during_next += 1;
+                        assert!(analysis.work > nodes, "{name} at {at}");
+                    } else {
+                        assert_eq!(analysis.work, nodes, "{name} at {at}");
+                    }
+                    assert_eq!(reports, K, "{name} at {at}");
+                    assert_eq!(a, b, "{name} at {at}");
+                    assert_eq!(
+                        analysis.value,
+                        Some(score_to_value(score)),
+                        "{name} at {at}"
+                    );
+                }
+            }
+        }
+        assert!(stopped_during_next >= 10, "{stopped_during_next}");
+    }
+
+    #[test]
+    fn a_timed_search_plays_a_legal_move_and_is_named_by_its_time() {
+        let oware: Variant = "oware".parse().unwrap();
+        let mut agent = AlphaBeta::new(1, 4).with_movetime(Duration::from_millis(30));
+        assert_eq!(agent.name(), "alphabeta@30ms");
+        let (_, positions) = positions_of_play("oware", 5);
+        for s in &positions {
+            let (a, analysis) = agent.choose(&oware, s);
+            assert!(oware.legal_mask(s).contains(a));
+            assert!(analysis.work > 0);
+        }
+        // A search that finds a forced win stops deepening there (not after a minute): South's
+        // one seed in F makes North's first pit two, and the capture the 25th seed.
+        let won = oware
+            .parse_notation("0 0 0 0 0 1 1 0 0 0 0 2 | 23 21 | 0")
+            .unwrap();
+        let mut agent = AlphaBeta::new(1, 4).with_movetime(Duration::from_secs(60));
+        let (a, analysis) = agent.choose(&oware, &won);
+        assert_eq!((a, analysis.value), (5, Some(1.0)));
     }
 
     #[test]

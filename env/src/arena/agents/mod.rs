@@ -10,6 +10,7 @@
 //! | `random`      | a uniformly random legal action                                             |
 //! | `greedy`      | the best immediate score difference after the move, ties broken at random   |
 //! | `alphabeta:D` | negamax alpha-beta to depth D plies (iterative deepening, TT, move ordering) |
+//! | `alphabeta@TIME` | the same, deepening until TIME per move is spent (`500ms`, `1s`)        |
 //! | `mcts:N`      | UCT with random rollouts, N simulations per move                            |
 //!
 //! A searching agent's spec may end in `+tb=DIR` (or `+tb`, the table in `$AYO_TABLEBASE`):
@@ -32,7 +33,7 @@ mod greedy;
 mod mcts;
 mod random;
 
-pub use alphabeta::{AlphaBeta, WIN};
+pub use alphabeta::{AlphaBeta, Heuristic, Leaf, MAX_SEARCH_DEPTH, WIN};
 pub use greedy::Greedy;
 pub use mcts::Mcts;
 pub use random::Random;
@@ -45,7 +46,8 @@ use thiserror::Error;
 
 /// The agent specs [`parse`] understands, for help texts.
 pub const AGENT_SPECS: &str =
-    "random, greedy, alphabeta:D (D plies, 1-64), mcts:N (N simulations); \
+    "random, greedy, alphabeta:D (D plies, 1-64), alphabeta@TIME (deepening for TIME per move: \
+    500ms, 1s), mcts:N (N simulations); \
     a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
 
 /// The environment variable naming the endgame table of a spec's bare `+tb`.
@@ -105,6 +107,18 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
         reason,
     };
     let (base, table_dir) = split_table(spec)?;
+    if let Some(time) = base.strip_prefix("alphabeta@") {
+        let t = crate::agent::parse_movetime(time.trim()).ok_or_else(|| {
+            bad(format!(
+                "time per move {time:?} is not a time such as 500ms or 1s (at most a day)"
+            ))
+        })?;
+        let agent = AlphaBeta::new(MAX_SEARCH_DEPTH, seed).with_movetime(t);
+        return Ok(match table_dir.as_deref() {
+            Some(d) => Box::new(agent.with_table(open_table(spec, d)?)),
+            None => Box::new(agent),
+        });
+    }
     let (kind, arg) = match base.split_once(':') {
         Some((k, a)) => (k.trim(), Some(a.trim())),
         None => (base, None),
@@ -139,7 +153,8 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
             Box::new(Greedy::new(seed))
         }
         "alphabeta" => {
-            let agent = AlphaBeta::new(number("the depth", 1, 64)? as u32, seed);
+            let depth = number("the depth", 1, MAX_SEARCH_DEPTH as u64)?;
+            let agent = AlphaBeta::new(depth as u32, seed);
             match table()? {
                 Some(t) => Box::new(agent.with_table(t)),
                 None => Box::new(agent),
@@ -163,7 +178,13 @@ mod tests {
 
     #[test]
     fn parse_names_each_agent_as_its_spec() {
-        for spec in ["random", "greedy", "alphabeta:6", "mcts:1000"] {
+        for spec in [
+            "random",
+            "greedy",
+            "alphabeta:6",
+            "alphabeta@250ms",
+            "mcts:1000",
+        ] {
             assert_eq!(parse(spec, 1).unwrap().name(), spec);
         }
     }
@@ -175,6 +196,8 @@ mod tests {
         assert!(e.to_string().contains("1..=64"), "{e}");
         assert!(parse("mcts", 1).err().unwrap().reason.contains("mcts:<n>"));
         assert!(parse("greedy:3", 1).is_err());
+        let e = parse("alphabeta@5", 1).err().unwrap();
+        assert!(e.reason.contains("\"5\" is not a time"), "{e}");
         assert!(parse("minimax:3", 1)
             .err()
             .unwrap()
