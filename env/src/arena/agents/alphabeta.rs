@@ -407,7 +407,7 @@ pub trait Leaf<R: Rules> {
     /// The values of the live positions `states` from `view`, pushed onto `out` in order: in
     /// the units of [`Rules::heuristic`] (seeds), or any other far below [`WIN`] / 2.
     fn values(&mut self, rules: &R, states: &[&R::State], view: Player, out: &mut Vec<i32>);
-    /// A search score in these units as a value in [-1, 1] ([`score_to_value`] for seeds).
+    /// A search score in these units as a value in [-1, 1] (for seeds, a squashed difference).
     fn to_value(score: i32) -> f32 {
         score_to_value(score)
     }
@@ -437,7 +437,7 @@ struct Context<'a, O, L> {
     oracle: &'a O,
     /// What a line's last position is worth.
     leaf: &'a mut L,
-    /// Asked every [`POLL_NODES`] nodes whether to go on.
+    /// Asked every 1,024 nodes whether to go on.
     go_on: &'a mut dyn FnMut() -> bool,
 }
 
@@ -535,7 +535,7 @@ impl AlphaBeta {
     /// movetime`) deepens until it is spent, `Infinite` until `progress` says stop; else the
     /// agent's own depth or time (`Own`; a number of nodes is not a budget alpha-beta keeps).
     /// `progress` hears of every finished iteration, and a timed or endless search asks it
-    /// every [`POLL_NODES`] nodes whether to go on.
+    /// every 1,024 nodes whether to go on.
     pub fn think_with<L: Leaf<Variant>>(
         &mut self,
         rules: &Variant,
