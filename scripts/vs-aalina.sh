@@ -6,9 +6,9 @@
 #   bash scripts/vs-aalina.sh [--agent SPEC] [--movetime MS] [--pairs N] [--book on|off]
 #                             [--seed N] [--aalina DIR] [--out DIR]
 #
-# Defaults: the shipped network at 500 ms a move against Aalina at --movetime 500, 8 pairs, book
-# off (its endgame table is always on), out runs/vs-aalina/<time>. AYO names the ayo binary
-# (default target/release/ayo).
+# Defaults: the shipped network searching by alpha-beta (PATH@500ms+ab) against Aalina at
+# --movetime 500, 8 pairs, book off (her endgame table is always on), out runs/vs-aalina/<time>.
+# AYO names the ayo binary (default target/release/ayo).
 #
 # ayo's own commands play and rate the games: Aalina speaks ayo's engine protocol through
 # scripts/aalina_bridge.py, and `ayo rate --engine` plays it against a ladder of one rung, the
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"
-agent=models/oware/oware-levels-1h.ot@500ms
+agent=models/oware/oware-levels-1h.ot@500ms+ab
 movetime=500
 pairs=8
 book=off

@@ -107,6 +107,11 @@ def test_a_checkpoint_agent_with_a_time_per_move_and_its_analysis():
     g = ayo.Game("oware")
     action, value, work = agent.analyse(g)
     assert g.action_mask()[action] and -1 <= value <= 1 and work >= 32
+    # The network searching by alpha-beta: the same spec as every command's.
+    hybrid = ayo.Agent(f"{OWARE}@100ms+ab")
+    assert hybrid.name.endswith("@100ms+ab"), hybrid.name
+    action, value, work = hybrid.analyse(g)
+    assert g.action_mask()[action] and -1 <= value <= 1 and work > 0
     copy = pickle.loads(pickle.dumps(ayo.Agent(f"{OWARE}:16", seed=3)))
     assert copy.name == ayo.Agent(f"{OWARE}:16", seed=3).name
 
