@@ -65,10 +65,22 @@ fn engine_plays_a_full_game_through_the_protocol() {
     while !rules.is_terminal(&game) {
         writeln!(to, "position startpos moves {}", moves.join(" ")).unwrap();
         writeln!(to, "go").unwrap();
-        let info = read_line();
-        assert!(info.starts_with("info value "), "{info}");
-        assert!(info.contains(" simulations "), "{info}");
-        let best = read_line();
+        // One `info` line per finished iteration of the search (alpha-beta: per depth), then
+        // the move.
+        let mut infos = 0;
+        let best = loop {
+            let line = read_line();
+            if !line.starts_with("info ") {
+                break line;
+            }
+            assert!(line.starts_with("info value "), "{line}");
+            assert!(line.contains(" simulations "), "{line}");
+            infos += 1;
+        };
+        assert!(
+            (1..=2).contains(&infos),
+            "alphabeta:2 reports each depth: {infos} lines"
+        );
         let action: u8 = best
             .strip_prefix("bestmove ")
             .unwrap_or_else(|| panic!("expected bestmove, got {best:?}"))
