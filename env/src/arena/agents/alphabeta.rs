@@ -39,7 +39,7 @@ const TT_SIZE: usize = 1 << 18;
 /// stops deepening.
 pub const MAX_SEARCH_DEPTH: u32 = 64;
 /// Nodes between two looks at the clock (or at the caller's stop) in a timed search.
-const POLL_NODES: u64 = 1024;
+pub const POLL_NODES: u64 = 1024;
 /// How much less than a win found by search a win known from the endgame table scores (its
 /// length is unknown): a line the search sees to the end is preferred.
 const TABLE_PLIES: i32 = 1000;
@@ -407,7 +407,7 @@ pub trait Leaf<R: Rules> {
     /// The values of the live positions `states` from `view`, pushed onto `out` in order: in
     /// the units of [`Rules::heuristic`] (seeds), or any other far below [`WIN`] / 2.
     fn values(&mut self, rules: &R, states: &[&R::State], view: Player, out: &mut Vec<i32>);
-    /// A search score in these units as a value in [-1, 1] (for seeds, a squashed difference).
+    /// A search score in these units as a value in [-1, 1] ([`score_to_value`] for seeds).
     fn to_value(score: i32) -> f32 {
         score_to_value(score)
     }
@@ -437,7 +437,7 @@ struct Context<'a, O, L> {
     oracle: &'a O,
     /// What a line's last position is worth.
     leaf: &'a mut L,
-    /// Asked every 1,024 nodes whether to go on.
+    /// Asked every [`POLL_NODES`] nodes whether to go on.
     go_on: &'a mut dyn FnMut() -> bool,
 }
 
@@ -535,7 +535,7 @@ impl AlphaBeta {
     /// movetime`) deepens until it is spent, `Infinite` until `progress` says stop; else the
     /// agent's own depth or time (`Own`; a number of nodes is not a budget alpha-beta keeps).
     /// `progress` hears of every finished iteration, and a timed or endless search asks it
-    /// every 1,024 nodes whether to go on.
+    /// every [`POLL_NODES`] nodes whether to go on.
     pub fn think_with<L: Leaf<Variant>>(
         &mut self,
         rules: &Variant,

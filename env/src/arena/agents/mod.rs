@@ -33,7 +33,9 @@ mod greedy;
 mod mcts;
 mod random;
 
-pub use alphabeta::{AlphaBeta, Heuristic, Leaf, MAX_SEARCH_DEPTH, WIN};
+pub use alphabeta::{
+    score_to_value, AlphaBeta, Heuristic, Leaf, MAX_SEARCH_DEPTH, POLL_NODES, WIN,
+};
 pub use greedy::Greedy;
 pub use mcts::Mcts;
 pub use random::Random;
