@@ -164,7 +164,7 @@ fn network(v: &ayo_env::Variant, path: &Path, seconds: f64) -> Result<()> {
         }
     }
     let movetime = Duration::from_secs_f64(seconds);
-    let mut agent = ayo_train::agent::NetAgent::load(path, 0, 1)?.with_alpha_beta(movetime);
+    let mut agent = ayo_train::agent::NetAgent::load_cpu(path, 0, 1)?.with_alpha_beta(movetime);
     let start = v.start(Player::South);
     let mut iterations = 0;
     let (action, analysis) =
@@ -179,6 +179,40 @@ fn network(v: &ayo_env::Variant, path: &Path, seconds: f64) -> Result<()> {
         analysis.work,
         analysis.work as f64 / seconds,
         v.action_name(&start, action)
+    );
+    // A game of `alphabeta:6` against itself, searched position after position as in a game.
+    let mut line = vec![start.clone()];
+    let mut baseline = AlphaBeta::new(6, 1);
+    while line.len() < 80 {
+        let mut s = line[line.len() - 1].clone();
+        if v.to_play(&s).is_none() {
+            break;
+        }
+        let a = baseline.search(v, &s).0;
+        v.play_unchecked(&mut s, a);
+        line.push(s);
+    }
+    let net = ayo_train::checkpoint::read_cpu(path)?.0;
+    let depth = 8;
+    let mut search = AlphaBeta::new(depth, 1);
+    let mut leaf = ayo_train::agent::NetLeaf::new(&net);
+    let (mut nodes, mut searched) = (0, 0);
+    let wall = Instant::now();
+    for s in line.iter().filter(|s| v.to_play(s).is_some()) {
+        nodes += search
+            .think_with(v, s, &mut leaf, ayo_env::Budget::Own, &mut |_| true)
+            .1
+            .work;
+        searched += 1;
+    }
+    let t = wall.elapsed().as_secs_f64();
+    println!(
+        "the same search to depth {depth} in each position of a game of alphabeta:6: \
+         {searched} positions in {t:.2} s ({:.1} ms each), {nodes} nodes, {} positions evaluated \
+         ({:.0} each)",
+        t * 1e3 / searched as f64,
+        leaf.evaluations,
+        leaf.evaluations as f64 / searched as f64
     );
     Ok(())
 }

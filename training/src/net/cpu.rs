@@ -1,6 +1,6 @@
 //! The network's forward pass without libtorch: [`CpuNet`] reads a checkpoint (`.ot`) with a
 //! strict reader of the file `ayo train` writes, and evaluates batches of observations with
-//! `ndarray` — for the Python package (which has no torch) and wherever libtorch is absent.
+//! its own dense layers ([`Dense`]) — for the Python package (which has no torch) and wherever libtorch is absent.
 //! It computes what [`super::Net::forward`] computes (`training/tests/integration/cpu_net.rs` checks every
 //! shipped network against libtorch).
 //!
@@ -12,8 +12,8 @@
 //! is not a contiguous float32 (or, for the metadata, uint8) array, and any size that does not
 //! add up: a damaged or foreign file is refused, not half-read.
 
+use super::kernel::Dense;
 use super::{NetShape, Network};
-use ndarray::{Array1, Array2, Axis};
 use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -324,28 +324,16 @@ fn tensor(args: &[Val]) -> Result<TensorRef, String> {
     })
 }
 
-/// A linear layer: `y = x · Wᵀ + b`.
-struct Linear {
-    w_t: Array2<f32>,
-    b: Array1<f32>,
-}
-
-impl Linear {
-    fn forward(&self, x: &Array2<f32>) -> Array2<f32> {
-        x.dot(&self.w_t) + &self.b
-    }
-}
-
-/// The network, evaluated with `ndarray` on the CPU.
+/// The network, evaluated on the CPU by [`Dense`] layers.
 pub struct CpuNet {
     pub shape: NetShape,
     /// The checkpoint's metadata (JSON), as stored in the file.
     pub meta_json: String,
-    input: Linear,
-    blocks: Vec<(Linear, Linear)>,
-    policy: Linear,
-    value: Linear,
-    score: Linear,
+    input: Dense,
+    blocks: Vec<(Dense, Dense)>,
+    policy: Dense,
+    value: Dense,
+    score: Dense,
 }
 
 impl CpuNet {
@@ -395,7 +383,7 @@ impl CpuNet {
         let mut linear = |name: &str,
                           inputs: usize,
                           outputs: usize|
-         -> Result<Linear, CpuNetError> {
+         -> Result<Dense, CpuNetError> {
             let floats = |bytes: Vec<u8>| -> Vec<f32> {
                 bytes
                     .chunks_exact(4)
@@ -407,11 +395,11 @@ impl CpuNet {
             if ws != [outputs, inputs] || bs != [outputs] {
                 return Err(bad(format!("{name} has shapes {ws:?} and {bs:?}, expected [{outputs}, {inputs}] and [{outputs}] for {shape:?}")));
             }
-            let w = Array2::from_shape_vec((outputs, inputs), floats(w)).expect("sizes checked");
-            Ok(Linear {
-                w_t: w.reversed_axes().as_standard_layout().to_owned(),
-                b: Array1::from(floats(b)),
-            })
+            let w = floats(w);
+            let w_t = (0..inputs * outputs)
+                .map(|at| w[(at % outputs) * inputs + at / outputs])
+                .collect();
+            Ok(Dense::new(inputs, outputs, w_t, floats(b)))
         };
         let w = shape.width;
         let input = linear("input", shape.input_features(), w)?;
@@ -454,10 +442,13 @@ impl Network for CpuNet {
         values: &mut [f32],
         scores: Option<&mut [f32]>,
     ) {
-        let (inputs, levels) = (self.shape.inputs, self.shape.levels);
-        let mut x = Array2::<f32>::zeros((n, self.shape.input_features()));
-        for (r, mut row) in x.axis_iter_mut(Axis(0)).enumerate() {
-            let o = &obs[r * inputs..(r + 1) * inputs];
+        let (inputs, levels, features) = (
+            self.shape.inputs,
+            self.shape.levels,
+            self.shape.input_features(),
+        );
+        let mut x = vec![0.0; n * features];
+        for (row, o) in x.chunks_exact_mut(features).zip(obs.chunks_exact(inputs)) {
             for (j, &v) in o.iter().enumerate() {
                 row[j] = v;
                 for k in 0..levels {
@@ -465,24 +456,23 @@ impl Network for CpuNet {
                 }
             }
         }
-        let relu = |a: Array2<f32>| a.mapv_into(|v| v.max(0.0));
-        let mut h = relu(self.input.forward(&x));
+        let mut h = self.input.forward(&x, n, None, true);
         for (a, b) in &self.blocks {
-            h = relu(&h + &b.forward(&relu(a.forward(&h))));
+            let t = a.forward(&h, n, None, true);
+            h = b.forward(&t, n, Some(&h), true);
         }
-        let p = self.policy.forward(&h);
-        let v = self.value.forward(&h);
-        let na = self.shape.actions;
-        for r in 0..n {
-            for a in 0..na {
-                logits[r * na + a] = p[[r, a]];
-            }
-            values[r] = v[[r, 0]].tanh();
+        let p = self.policy.forward(&h, n, None, false);
+        let v = self.value.forward(&h, n, None, false);
+        logits[..n * self.shape.actions].copy_from_slice(&p);
+        for (value, v) in values.iter_mut().zip(v) {
+            *value = v.tanh();
         }
         if let Some(scores) = scores {
-            let s = self.score.forward(&h);
-            for r in 0..n {
-                scores[r] = s[[r, 0]].tanh();
+            for (score, s) in scores
+                .iter_mut()
+                .zip(self.score.forward(&h, n, None, false))
+            {
+                *score = s.tanh();
             }
         }
     }

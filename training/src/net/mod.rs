@@ -23,6 +23,7 @@ use ayo_env::{Variant, VariantState};
 use serde::{Deserialize, Serialize};
 
 mod cpu;
+mod kernel;
 #[cfg(feature = "torch")]
 mod model;
 pub use cpu::{CpuNet, CpuNetError};
