@@ -2,7 +2,7 @@
 //! strict reader of the file `ayo train` writes, and evaluates batches of observations with
 //! its own dense layers ([`Dense`]) — for the Python package (which has no torch), wherever
 //! libtorch is absent, and in the alpha-beta search over the network (one position or a node's
-//! children at a time, where it is 3–7 times faster than libtorch). It computes what
+//! children at a time, where it is 3–5 times faster than libtorch). It computes what
 //! [`super::Net::forward`] computes (`training/tests/integration/cpu_net.rs` checks every
 //! shipped network against libtorch).
 //!
