@@ -172,107 +172,79 @@ fn blocks_portable<const R: usize>(
     }
 }
 
-/// [`blocks_portable`] with AVX2 and FMA: per block, `R` × 2 accumulators of eight.
-///
-/// # Safety
-/// The processor must have AVX2 and FMA.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn blocks_avx2<const R: usize>(
-    d: &Dense,
-    x: &[f32],
-    res: Option<&[f32]>,
-    relu: bool,
-    y: &mut [f32],
-    blocks: usize,
-) {
-    use std::arch::x86_64::*;
-    let (k, m) = (d.inputs, d.outputs);
-    assert!(x.len() >= R * k && y.len() >= R * m && d.w_t.len() >= k * m && blocks <= m);
-    if let Some(res) = res {
-        assert!(res.len() >= R * m);
-    }
-    let (w, xp, yp) = (d.w_t.as_ptr(), x.as_ptr(), y.as_mut_ptr());
-    for jb in (0..blocks).step_by(BLOCK) {
-        // SAFETY (all the loads and stores): jb + 16 ≤ blocks ≤ m, i < k, r < R, and the
-        // lengths were checked above.
-        let b0 = _mm256_loadu_ps(d.b.as_ptr().add(jb));
-        let b1 = _mm256_loadu_ps(d.b.as_ptr().add(jb + 8));
-        let mut acc = [[b0, b1]; R];
-        for i in 0..k {
-            let w0 = _mm256_loadu_ps(w.add(i * m + jb));
-            let w1 = _mm256_loadu_ps(w.add(i * m + jb + 8));
-            for (r, a) in acc.iter_mut().enumerate() {
-                let xi = _mm256_broadcast_ss(&*xp.add(r * k + i));
-                a[0] = _mm256_fmadd_ps(xi, w0, a[0]);
-                a[1] = _mm256_fmadd_ps(xi, w1, a[1]);
+/// A kernel of [`blocks_portable`]'s loops in vector instructions: per block of two vectors'
+/// width of outputs, `R` × 2 accumulators. `$lanes` is a vector's width in floats, the rest
+/// are the instruction set's load, store, broadcast, fused multiply-add, add, max and zero.
+macro_rules! simd_kernel {
+    ($(#[$doc:meta])* $name:ident, $features:literal, $lanes:literal,
+     $load:ident, $store:ident, $splat:ident, $fmadd:ident, $add:ident, $max:ident, $zero:ident) => {
+        $(#[$doc])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        unsafe fn $name<const R: usize>(
+            d: &Dense,
+            x: &[f32],
+            res: Option<&[f32]>,
+            relu: bool,
+            y: &mut [f32],
+            blocks: usize,
+        ) {
+            use std::arch::x86_64::*;
+            let (k, m) = (d.inputs, d.outputs);
+            assert!(x.len() >= R * k && y.len() >= R * m && d.w_t.len() >= k * m && blocks <= m);
+            if let Some(res) = res {
+                assert!(res.len() >= R * m);
+            }
+            let (w, xp, yp) = (d.w_t.as_ptr(), x.as_ptr(), y.as_mut_ptr());
+            for jb in (0..blocks).step_by(2 * $lanes) {
+                // SAFETY (all the loads and stores): jb + 2 × lanes ≤ blocks ≤ m, i < k, r < R,
+                // and the lengths were checked above.
+                let b0 = $load(d.b.as_ptr().add(jb));
+                let b1 = $load(d.b.as_ptr().add(jb + $lanes));
+                let mut acc = [[b0, b1]; R];
+                for i in 0..k {
+                    let w0 = $load(w.add(i * m + jb));
+                    let w1 = $load(w.add(i * m + jb + $lanes));
+                    for (r, a) in acc.iter_mut().enumerate() {
+                        let xi = $splat(*xp.add(r * k + i));
+                        a[0] = $fmadd(xi, w0, a[0]);
+                        a[1] = $fmadd(xi, w1, a[1]);
+                    }
+                }
+                for (r, a) in acc.iter().enumerate() {
+                    for (h, mut v) in a.iter().copied().enumerate() {
+                        let at = r * m + jb + $lanes * h;
+                        if let Some(res) = res {
+                            v = $add(v, $load(res.as_ptr().add(at)));
+                        }
+                        if relu {
+                            v = $max(v, $zero());
+                        }
+                        $store(yp.add(at), v);
+                    }
+                }
             }
         }
-        for (r, a) in acc.iter().enumerate() {
-            for (h, mut v) in a.iter().copied().enumerate() {
-                let at = r * m + jb + 8 * h;
-                if let Some(res) = res {
-                    v = _mm256_add_ps(v, _mm256_loadu_ps(res.as_ptr().add(at)));
-                }
-                if relu {
-                    v = _mm256_max_ps(v, _mm256_setzero_ps());
-                }
-                _mm256_storeu_ps(yp.add(at), v);
-            }
-        }
-    }
+    };
 }
 
-/// [`blocks_avx2`] with AVX-512: blocks of [`WIDE`] outputs, `R` × 2 accumulators of 16.
-///
-/// # Safety
-/// The processor must have AVX-512F.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn blocks_avx512<const R: usize>(
-    d: &Dense,
-    x: &[f32],
-    res: Option<&[f32]>,
-    relu: bool,
-    y: &mut [f32],
-    blocks: usize,
-) {
-    use std::arch::x86_64::*;
-    let (k, m) = (d.inputs, d.outputs);
-    assert!(x.len() >= R * k && y.len() >= R * m && d.w_t.len() >= k * m && blocks <= m);
-    if let Some(res) = res {
-        assert!(res.len() >= R * m);
-    }
-    let (w, xp, yp) = (d.w_t.as_ptr(), x.as_ptr(), y.as_mut_ptr());
-    for jb in (0..blocks).step_by(WIDE) {
-        // SAFETY (all the loads and stores): jb + 32 ≤ blocks ≤ m, i < k, r < R, and the
-        // lengths were checked above.
-        let b0 = _mm512_loadu_ps(d.b.as_ptr().add(jb));
-        let b1 = _mm512_loadu_ps(d.b.as_ptr().add(jb + 16));
-        let mut acc = [[b0, b1]; R];
-        for i in 0..k {
-            let w0 = _mm512_loadu_ps(w.add(i * m + jb));
-            let w1 = _mm512_loadu_ps(w.add(i * m + jb + 16));
-            for (r, a) in acc.iter_mut().enumerate() {
-                let xi = _mm512_set1_ps(*xp.add(r * k + i));
-                a[0] = _mm512_fmadd_ps(xi, w0, a[0]);
-                a[1] = _mm512_fmadd_ps(xi, w1, a[1]);
-            }
-        }
-        for (r, a) in acc.iter().enumerate() {
-            for (h, mut v) in a.iter().copied().enumerate() {
-                let at = r * m + jb + 16 * h;
-                if let Some(res) = res {
-                    v = _mm512_add_ps(v, _mm512_loadu_ps(res.as_ptr().add(at)));
-                }
-                if relu {
-                    v = _mm512_max_ps(v, _mm512_setzero_ps());
-                }
-                _mm512_storeu_ps(yp.add(at), v);
-            }
-        }
-    }
-}
+simd_kernel!(
+    /// [`blocks_portable`] with AVX2 and FMA: blocks of [`BLOCK`] outputs.
+    ///
+    /// # Safety
+    /// The processor must have AVX2 and FMA.
+    blocks_avx2, "avx2,fma", 8, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps,
+    _mm256_fmadd_ps, _mm256_add_ps, _mm256_max_ps, _mm256_setzero_ps
+);
+
+simd_kernel!(
+    /// [`blocks_portable`] with AVX-512: blocks of [`WIDE`] outputs.
+    ///
+    /// # Safety
+    /// The processor must have AVX-512F.
+    blocks_avx512, "avx512f", 16, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps,
+    _mm512_fmadd_ps, _mm512_add_ps, _mm512_max_ps, _mm512_setzero_ps
+);
 
 #[cfg(test)]
 mod tests {
