@@ -9,7 +9,7 @@ use crate::options::value_error;
 use crate::vec_env::VecEnv;
 use ayo_env::arena::tournament::FORFEIT;
 use ayo_env::{Action, Analysis, Rules, Variant, VariantState};
-use ayo_train::agent::{load_player, parse_player, Player};
+use ayo_train::agent::{load_player, parse_player};
 use ayo_train::checkpoint::CheckpointMeta;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -37,6 +37,8 @@ pub struct Agent {
     seed: u64,
     /// A checkpoint's metadata: the games it may play.
     meta: Option<CheckpointMeta>,
+    /// Its book of moves (`+book=FILE`), made for one variant.
+    book: Option<std::sync::Arc<ayo_env::arena::book::Book>>,
 }
 
 /// Simulations of a checkpoint named without `:SIMS`.
@@ -56,17 +58,13 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, seed = 0))]
     fn new(spec: &str, seed: u64) -> PyResult<Self> {
-        let (agent, meta): (Box<dyn ayo_env::Agent>, _) =
-            match parse_player(spec, DEFAULT_SIMS, seed).map_err(value_error)? {
-                Player::Baseline(a) => (a, None),
-                Player::Net(n) => {
-                    let meta = n.meta.clone();
-                    (n, meta)
-                }
-            };
+        let player = parse_player(spec, DEFAULT_SIMS, seed).map_err(value_error)?;
+        let book = player.book();
+        let (agent, meta) = player.into_agent();
         Ok(Agent {
             agent: Mutex::new(agent),
             meta,
+            book,
             spec: spec.to_string(),
             seed,
         })
@@ -193,8 +191,11 @@ impl Agent {
         Ok(agent)
     }
 
-    /// A checkpoint plays only the variant it was trained for.
+    /// A checkpoint plays only the variant it was trained for, a book only its own.
     fn check(&self, rules: &ayo_env::Variant) -> PyResult<()> {
+        if let Some(book) = &self.book {
+            book.check_rules(rules).map_err(value_error)?;
+        }
         match &self.meta {
             Some(m) => {
                 ayo_train::checkpoint::check_rules(m, rules, std::path::Path::new(&self.spec))

@@ -21,6 +21,9 @@ use std::sync::Arc;
 /// tb.solve(game)      # 1, 0, -1: the game's result for the mover where the table decides it
 /// lo, hi, result = tb.probe_env(env)
 /// ```
+/// Two int8 arrays `[N]`: the lower and the upper bounds of N entries.
+type Bounds<'py> = (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i8>>);
+
 #[pyclass(module = "ayo._ayo", name = "Tablebase", frozen)]
 pub struct Tablebase {
     table: Arc<tablebase::Tablebase>,
@@ -86,7 +89,7 @@ impl Tablebase {
         &self,
         py: Python<'py>,
         boards: PyReadonlyArray2<'py, u8>,
-    ) -> PyResult<(Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i8>>)> {
+    ) -> PyResult<Bounds<'py>> {
         let shape = boards.shape();
         if shape[1] != 12 {
             return Err(PyValueError::new_err(format!(
@@ -150,10 +153,7 @@ impl Tablebase {
     }
 }
 
-fn split<'py>(
-    py: Python<'py>,
-    entries: &[Entry],
-) -> (Bound<'py, PyArray1<i8>>, Bound<'py, PyArray1<i8>>) {
+fn split<'py>(py: Python<'py>, entries: &[Entry]) -> Bounds<'py> {
     (
         PyArray1::from_iter(py, entries.iter().map(|e| e.lo)),
         PyArray1::from_iter(py, entries.iter().map(|e| e.hi)),

@@ -83,3 +83,18 @@ def test_choose_vec_plays_every_game_of_a_vec_env(spec):
         assert actions.shape == (16,) and actions.dtype == np.int64
         assert info["action_mask"][np.arange(16), actions].all()
         _, _, _, _, info = env.step(actions)
+
+
+def test_a_book_of_moves_is_played_where_it_has_the_position(tmp_path):
+    start = ayo.Game("oware").notation()
+    book = tmp_path / "book.txt"
+    book.write_text(f"# ayo book of moves\n# rules: oware@1\n# options:\n{start}\t3\t+0.100\n")
+    agent = ayo.Agent(f"random+book={book}", seed=1)
+    assert agent.name == "random+book"
+    assert [agent.choose(ayo.Game("oware")) for _ in range(5)] == [3] * 5
+    assert agent.analyse(ayo.Game("oware"))[1:] == (pytest.approx(0.1), 0)
+    with pytest.raises(ValueError, match="is for oware@1, not for ayo@1"):
+        agent.choose(ayo.Game("ayo"))
+    book.write_text(f"# ayo book of moves\n# rules: oware@1\n# options:\n{start}\t9\n")
+    with pytest.raises(ValueError, match="line 4.*action 9 is not legal"):
+        ayo.Agent(f"random+book={book}")

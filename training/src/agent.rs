@@ -11,6 +11,7 @@ use crate::search::{
 use ayo_env::agent::format_movetime;
 pub use ayo_env::agent::parse_movetime;
 use ayo_env::arena::agents::{AlphaBeta, Leaf, MAX_SEARCH_DEPTH};
+use ayo_env::arena::book::{Book, Booked};
 use ayo_env::tablebase::Tablebase;
 use ayo_env::{Action, Agent, Analysis, Budget, Progress, Rules, Variant, VariantState};
 use rand::SeedableRng;
@@ -463,7 +464,8 @@ impl NetAgent {
 pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, alphabeta@TIME, mcts:N, or a \
      checkpoint file with its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, \
      250ms), searching by alpha-beta with the network's values as PATH@TIME+ab; a searching \
-     player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
+     player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table; any player \
+     +book=FILE (last) plays a book of moves (`ayo book`) where it has one";
 
 /// The end of a timed checkpoint's spec that makes it search by alpha-beta
 /// ([`NetAgent::with_alpha_beta`]): `PATH@TIME+ab`.
@@ -483,6 +485,8 @@ pub enum PlayerError {
     Spec(#[from] ayo_env::arena::agents::AgentSpecError),
     #[error("bad agent spec {spec:?}: {reason}")]
     Bad { spec: String, reason: String },
+    #[error(transparent)]
+    BookRules(#[from] ayo_env::arena::book::BookRulesError),
     #[error("bad agent spec {spec:?}: its endgame table is of {table}, not of {variant}")]
     TableVariant {
         spec: String,
@@ -517,6 +521,45 @@ pub fn checkpoint_spec(spec: &str, default_sims: u32) -> Option<(&Path, Budget)>
 pub enum Player {
     Baseline(Box<dyn Agent>),
     Net(Box<NetAgent>),
+    /// A player with a book of moves (`SPEC+book=FILE`).
+    Booked(Box<Player>, Arc<Book>),
+}
+
+impl Player {
+    /// The agent, and the checkpoint's metadata where it is a network's.
+    pub fn into_agent(self) -> (Box<dyn Agent>, Option<CheckpointMeta>) {
+        match self {
+            Player::Baseline(a) => (a, None),
+            Player::Net(n) => {
+                let meta = n.meta.clone();
+                (n, meta)
+            }
+            Player::Booked(inner, book) => {
+                let (agent, meta) = inner.into_agent();
+                (Box::new(Booked::new(agent, book)), meta)
+            }
+        }
+    }
+
+    /// Its book of moves, if its spec names one.
+    pub fn book(&self) -> Option<Arc<Book>> {
+        match self {
+            Player::Booked(_, book) => Some(book.clone()),
+            _ => None,
+        }
+    }
+
+    /// Whether it may play games of `rules`: a network trained for them, a book made for them.
+    pub fn check_rules(&self, rules: &Variant) -> Result<(), PlayerError> {
+        match self {
+            Player::Baseline(_) => Ok(()),
+            Player::Net(n) => Ok(n.check_rules(rules)?),
+            Player::Booked(inner, book) => {
+                book.check_rules(rules)?;
+                inner.check_rules(rules)
+            }
+        }
+    }
 }
 
 /// The player named by `spec`: a baseline agent of `ayo_env::arena::agents` or a checkpoint
@@ -524,6 +567,11 @@ pub enum Player {
 /// network's policy alone) or `@TIME` (a time per move).
 pub fn parse_player(spec: &str, default_sims: u32, seed: u64) -> Result<Player, PlayerError> {
     use ayo_env::arena::agents;
+    if let (base, Some(file)) = agents::split_book(spec)? {
+        let inner = parse_player(base, default_sims, seed)?;
+        let book = agents::open_book(spec, &file)?;
+        return Ok(Player::Booked(Box::new(inner), book));
+    }
     let baseline = match agents::parse(spec, seed) {
         Ok(agent) => return Ok(Player::Baseline(agent)),
         Err(e) => e,
@@ -596,13 +644,9 @@ pub fn load_player(
             variant: rules.id(),
         });
     }
-    match parse_player(spec, default_sims, seed)? {
-        Player::Baseline(agent) => Ok(agent),
-        Player::Net(agent) => {
-            agent.check_rules(rules)?;
-            Ok(agent)
-        }
-    }
+    let player = parse_player(spec, default_sims, seed)?;
+    player.check_rules(rules)?;
+    Ok(player.into_agent().0)
 }
 
 /// A small untrained network for `rules` searching 16 simulations per move (tests of what
@@ -733,7 +777,7 @@ mod tests {
         assert!(e.to_string().contains("needs a time per move"), "{e}");
         match parse_player(&format!("{shipped}@20ms+ab"), 32, 1).unwrap() {
             super::Player::Net(n) => assert_eq!(n.name(), "net:oware-levels-1h@20ms+ab"),
-            super::Player::Baseline(b) => panic!("{}", b.name()),
+            other => panic!("{}", other.into_agent().0.name()),
         }
     }
 

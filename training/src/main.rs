@@ -56,6 +56,9 @@ enum Command {
     Accuracy(cli::accuracy::Args),
     /// Make an opening book whose positions a judge's search finds neither decided nor dead level.
     Openings(cli::openings::Args),
+    /// A book of moves for the opening, made by an agent's deep search along its own lines;
+    /// any agent plays it with `SPEC+book=FILE` (docs/agents.md).
+    Book(cli::book::Args),
 }
 
 fn main() -> Result<()> {
@@ -78,5 +81,6 @@ fn main() -> Result<()> {
         Command::Egtb(a) => cli::egtb::run(a),
         Command::Accuracy(a) => cli::accuracy::run(a),
         Command::Openings(a) => cli::openings::run(a),
+        Command::Book(a) => cli::book::run(a),
     }
 }

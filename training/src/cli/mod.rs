@@ -2,6 +2,7 @@
 
 pub mod accuracy;
 pub mod bench;
+pub mod book;
 pub mod checkpoint;
 pub mod egtb;
 pub mod engine;

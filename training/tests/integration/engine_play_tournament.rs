@@ -620,3 +620,118 @@ fn the_committed_ladders_rate_an_agent() {
     }
     assert!(found >= 2, "the oware and ayo ladders at least");
 }
+
+/// `ayo book` covers, from either seat, every reply of the other side and the agent's own
+/// move to its depth (checked by walking the tree again here), resumes from its file, and an
+/// agent spec `+book=FILE` plays the book's move in `ayo engine`.
+#[test]
+fn a_book_covers_its_tree_resumes_and_is_played_from_the_spec() {
+    use ayo_env::arena::book::Book;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("book.txt");
+    let build = |plies: &str| {
+        let output = ayo()
+            .args(["book", "--variant", "oware", "--agent", "alphabeta:3"])
+            .args([
+                "--plies",
+                plies,
+                "--free-plies",
+                "1",
+                "--threads",
+                "2",
+                "--out",
+            ])
+            .arg(&file)
+            .output()
+            .expect("ayo runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(output.status.success(), "{stderr}");
+        (Book::load(&file).unwrap(), stderr)
+    };
+    let (small, _) = build("3");
+    let (book, stderr) = build("4");
+    assert!(
+        stderr.contains(&format!("{} of them kept", small.len())),
+        "{stderr}"
+    );
+    for (position, m) in small.entries() {
+        assert_eq!(book.entries().find(|e| e.0 == position).unwrap().1, m);
+    }
+    // The tree again: from each seat, the first ply open to both sides, then the book's move
+    // for that seat and every move of the other side.
+    let rules: Variant = "oware".parse().unwrap();
+    let mut wanted = std::collections::HashSet::new();
+    for seat in [Player::South, Player::North] {
+        let mut level = vec![rules.start(Player::South)];
+        for ply in 0..4 {
+            let mut next = Vec::new();
+            for state in level {
+                let mover = rules.to_play(&state).unwrap();
+                let moves = if mover == seat {
+                    wanted.insert(rules.notation(&state));
+                    let m = book
+                        .get(&rules, &state)
+                        .expect("the seat's positions are in the book");
+                    if ply >= 1 {
+                        vec![m.action]
+                    } else {
+                        rules.legal_actions(&state)
+                    }
+                } else {
+                    rules.legal_actions(&state)
+                };
+                for a in moves {
+                    let mut child = state.clone();
+                    rules.play(&mut child, a).unwrap();
+                    if !rules.is_terminal(&child) {
+                        next.push(child);
+                    }
+                }
+            }
+            level = next;
+        }
+    }
+    assert_eq!(
+        wanted.len(),
+        book.len(),
+        "the book holds the tree's positions and no others"
+    );
+
+    let start = rules.start(Player::South);
+    let first = book.get(&rules, &start).unwrap().action;
+    let spec = format!("random+book={}", file.display());
+    let mut engine = ayo()
+        .args(["engine", "--variant", "oware", "--agent", &spec])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("ayo runs");
+    let mut to = engine.stdin.take().unwrap();
+    writeln!(to, "position startpos\ngo\nquit").unwrap();
+    let mut out = String::new();
+    engine
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    assert!(engine.wait().unwrap().success());
+    assert!(out.contains(&format!("bestmove {first}\n")), "{out}");
+
+    let output = ayo()
+        .args([
+            "tournament",
+            "--variant",
+            "ayo",
+            "--games",
+            "2",
+            "--players",
+            &spec,
+            "random",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("is for oware@1, not for ayo@1"), "{stderr}");
+}

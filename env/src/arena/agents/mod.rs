@@ -15,7 +15,9 @@
 //!
 //! A searching agent's spec may end in `+tb=DIR` (or `+tb`, the table in `$AYO_TABLEBASE`):
 //! its search then ends a line where that `oware` endgame table knows the result
-//! ([`Oracle`](crate::tablebase::Oracle)): `alphabeta:10+tb=tables/oware`.
+//! ([`Oracle`](crate::tablebase::Oracle)): `alphabeta:10+tb=tables/oware`. Any spec may end
+//! in `+book=FILE` (after `+tb`): the agent plays that [book of moves](crate::arena::book)'s
+//! move where the position is in it.
 //!
 //! ```
 //! use ayo_env::{arena::agents, Player, Rules, Variant};
@@ -41,6 +43,7 @@ pub use mcts::Mcts;
 pub use random::Random;
 
 use crate::agent::Agent;
+use crate::arena::book::{Book, Booked};
 use crate::tablebase::{open_shared, Tablebase};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -50,7 +53,8 @@ use thiserror::Error;
 pub const AGENT_SPECS: &str =
     "random, greedy, alphabeta:D (D plies, 1-64), alphabeta@TIME (deepening for TIME per move: \
     500ms, 1s), mcts:N (N simulations); \
-    a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table";
+    a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table; \
+    any agent +book=FILE (last) plays a book of moves where it has one";
 
 /// The environment variable naming the endgame table of a spec's bare `+tb`.
 pub const TABLEBASE_VAR: &str = "AYO_TABLEBASE";
@@ -86,6 +90,31 @@ pub fn split_table(spec: &str) -> Result<(&str, Option<PathBuf>), AgentSpecError
     Ok((base.trim(), Some(dir)))
 }
 
+/// The end of a spec that names a book of moves: `SPEC+book=FILE`.
+pub const BOOK_SUFFIX: &str = "+book=";
+
+/// Splits a spec's book of moves off: `SPEC+book=FILE` gives (`SPEC`, `FILE`), a spec
+/// without it itself and `None`.
+pub fn split_book(spec: &str) -> Result<(&str, Option<PathBuf>), AgentSpecError> {
+    let spec = spec.trim();
+    match spec.rsplit_once(BOOK_SUFFIX) {
+        None => Ok((spec, None)),
+        Some((_, "")) => Err(AgentSpecError {
+            spec: spec.to_string(),
+            reason: "`+book=` needs a file, as `+book=FILE`".into(),
+        }),
+        Some((base, file)) => Ok((base.trim(), Some(PathBuf::from(file.trim())))),
+    }
+}
+
+/// The book of moves a spec names ([`split_book`]), read and checked.
+pub fn open_book(spec: &str, file: &std::path::Path) -> Result<Arc<Book>, AgentSpecError> {
+    Book::load(file).map(Arc::new).map_err(|e| AgentSpecError {
+        spec: spec.to_string(),
+        reason: format!("its book of moves: {e}"),
+    })
+}
+
 /// The table a spec names ([`split_table`]), opened (once per process).
 pub fn open_table(spec: &str, dir: &std::path::Path) -> Result<Arc<Tablebase>, AgentSpecError> {
     open_shared(dir).map_err(|e| AgentSpecError {
@@ -108,6 +137,10 @@ pub fn parse(spec: &str, seed: u64) -> Result<Box<dyn Agent>, AgentSpecError> {
         spec: spec.to_string(),
         reason,
     };
+    if let (base, Some(file)) = split_book(spec)? {
+        let inner = parse(base, seed)?;
+        return Ok(Box::new(Booked::new(inner, open_book(spec, &file)?)));
+    }
     let (base, table_dir) = split_table(spec)?;
     if let Some(time) = base.strip_prefix("alphabeta@") {
         let t = crate::agent::parse_movetime(time.trim()).ok_or_else(|| {
@@ -205,5 +238,18 @@ mod tests {
             .unwrap()
             .reason
             .contains("unknown agent"));
+        assert!(parse("greedy+book=", 1)
+            .err()
+            .unwrap()
+            .reason
+            .contains("+book=FILE"));
+        let e = parse("greedy+book=no/such.txt", 1).err().unwrap();
+        assert!(
+            e.reason
+                .contains("cannot read the opening book no/such.txt"),
+            "{e}"
+        );
+        let e = parse("minimax+book=no/such.txt", 1).err().unwrap();
+        assert!(e.reason.contains("unknown agent"), "{e}");
     }
 }
