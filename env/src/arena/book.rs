@@ -202,17 +202,9 @@ impl Book {
         self.moves.iter()
     }
 
-    /// The rules it was made for, with their options: `oware@1`, `ncho@1 (episode=match)`.
-    pub fn rules_label(rules: &Variant) -> String {
-        match options_text(rules) {
-            o if o.is_empty() => rules.id(),
-            o => format!("{} ({o})", rules.id()),
-        }
-    }
-
     /// Whether a game of `rules` may use this book: the same variant, version and options.
     pub fn fits(&self, rules: &Variant) -> bool {
-        rules.id() == self.rules.id() && rules.options() == self.rules.options()
+        *rules == self.rules
     }
 
     /// [`Book::fits`] as a result, the error naming the book and both rules.
@@ -221,8 +213,8 @@ impl Book {
             true => Ok(()),
             false => Err(BookRulesError {
                 book: self.path.clone(),
-                made_for: Book::rules_label(&self.rules),
-                rules: Book::rules_label(rules),
+                made_for: self.rules.to_string(),
+                rules: rules.to_string(),
             }),
         }
     }

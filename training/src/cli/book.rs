@@ -150,14 +150,8 @@ fn existing(path: &Path, rules: &Variant) -> Result<HashMap<String, BookMove>> {
         return Ok(HashMap::new());
     }
     let book = Book::load(path)?;
-    if !book.fits(rules) {
-        bail!(
-            "{} is a book for {}, not for {}: give another --out",
-            path.display(),
-            Book::rules_label(book.rules()),
-            Book::rules_label(rules)
-        );
-    }
+    book.check_rules(rules)
+        .context("give another --out: a book is extended only with moves of its own rules")?;
     Ok(book.entries().map(|(k, m)| (k.clone(), *m)).collect())
 }
 
