@@ -51,8 +51,8 @@ pub fn run(a: Args) -> Result<()> {
     let folder = a
         .out
         .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
         .canonicalize()
         .with_context(|| format!("the folder of {} must exist", a.out.display()))?;
     // Each rung as the ladder names it (networks relative to its folder) with its hash.

@@ -409,7 +409,8 @@ fn ladder_and_rate_with_tiny_budgets() {
     }
 }
 
-/// A network rung is pinned by its file's hash: a changed file stops `ayo rate`.
+/// A network rung is pinned by its file's hash: a changed file stops `ayo rate`. The ladder is
+/// written by a bare file name, in the current folder.
 #[test]
 fn rate_refuses_a_ladder_whose_network_changed() {
     let dir = tempfile::tempdir().unwrap();
@@ -421,6 +422,7 @@ fn rate_refuses_a_ladder_whose_network_changed() {
     std::fs::copy(shipped, &net).unwrap();
     let ladder = dir.path().join("ladder.json");
     let status = ayo()
+        .current_dir(dir.path())
         .args([
             "ladder",
             "--variant",
@@ -429,10 +431,10 @@ fn rate_refuses_a_ladder_whose_network_changed() {
             "1",
             "--rungs",
             "random",
+            "net.ot:1",
+            "--out",
+            "ladder.json",
         ])
-        .arg(format!("{}:1", net.display()))
-        .arg("--out")
-        .arg(&ladder)
         .output()
         .unwrap();
     assert!(
