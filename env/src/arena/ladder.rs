@@ -113,6 +113,10 @@ pub struct Link {
     /// The Elo gap and half its 95 % interval.
     pub gap: f64,
     pub gap_half_width: f64,
+    /// The version of the earlier ladder whose games this link keeps (`ayo ladder --reuse`);
+    /// absent where this file's command played them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_from: Option<u32>,
 }
 
 /// A ladder file that cannot be read or written.
@@ -223,6 +227,7 @@ impl Ladder {
                     nelo: counts.nelo().map(|(n, lo, hi)| [n, lo, hi]),
                     gap,
                     gap_half_width: half,
+                    reused_from: None,
                 }
             })
             .collect();
@@ -238,6 +243,49 @@ impl Ladder {
             command: command.to_string(),
         })
     }
+
+    /// The pair counts, from `upper`'s side, of this ladder's link between the rungs `lower`
+    /// and `upper` (each a spec and a network's hash, as [`Ladder::fit`] takes them; in either
+    /// order), if it measured that link.
+    pub fn measured_link(
+        &self,
+        lower: &(String, Option<String>),
+        upper: &(String, Option<String>),
+    ) -> Option<[u32; 5]> {
+        let is = |rung: usize, (spec, sha256): &(String, Option<String>)| {
+            self.rungs[rung].spec == *spec && self.rungs[rung].sha256 == *sha256
+        };
+        self.links.iter().find_map(|l| {
+            if is(l.lower, lower) && is(l.upper, upper) {
+                Some(l.pentanomial)
+            } else if is(l.lower, upper) && is(l.upper, lower) {
+                let mut flipped = l.pentanomial;
+                flipped.reverse();
+                Some(flipped)
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// Pairs that score `counts` (pairs of 0, ½, 1, 1½ and 2 points) for `upper` against `lower`,
+/// each pair's points split evenly between its two games: the fit and the pair statistics see
+/// a pair's total alone, so a link kept from an earlier ladder counts as it did there.
+pub fn pairs_of_counts(counts: [u32; 5], upper: usize, lower: usize) -> Vec<GamePair> {
+    (0..5)
+        .flat_map(|k| {
+            let half = k as f64 / 4.0;
+            std::iter::repeat_n(
+                GamePair {
+                    a: upper,
+                    b: lower,
+                    points: [half, half],
+                },
+                counts[k] as usize,
+            )
+        })
+        .collect()
 }
 
 /// The pairs between `me` and `other` from `me`'s side.
@@ -266,9 +314,22 @@ pub fn measure(
     config: &MatchConfig,
     on_pair: impl FnMut(&PlayedPair) -> Control,
 ) -> Result<Vec<PlayedPair>, MatchError> {
+    let links: Vec<usize> = (0..rungs.len().saturating_sub(1)).collect();
+    measure_links(rules, rungs, &links, pairs, config, on_pair)
+}
+
+/// [`measure`] for the links `lower → lower + 1` listed in `links` alone.
+pub fn measure_links(
+    rules: &Variant,
+    rungs: &mut [Box<dyn Agent>],
+    links: &[usize],
+    pairs: usize,
+    config: &MatchConfig,
+    on_pair: impl FnMut(&PlayedPair) -> Control,
+) -> Result<Vec<PlayedPair>, MatchError> {
     let mut schedule = Vec::new();
     for k in 0..pairs {
-        for lower in 0..rungs.len().saturating_sub(1) {
+        for &lower in links {
             schedule.push(if k % 2 == 0 {
                 (lower, lower + 1)
             } else {

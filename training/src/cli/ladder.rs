@@ -40,6 +40,11 @@ pub struct Args {
     concurrency: usize,
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// An earlier ladder of the same rules, options and protocol: each link between the same
+    /// two rungs (spec and network hash equal) measured with --pairs pairs is kept from it
+    /// instead of played again (the new file marks it `reused_from` that ladder's version).
+    #[arg(long)]
+    reuse: Option<PathBuf>,
     /// The ladder file to write (its folder is where network rungs are named from).
     #[arg(long)]
     out: PathBuf,
@@ -84,19 +89,43 @@ pub fn run(a: Args) -> Result<()> {
         max_plies: a.max_plies,
     };
     let names: Vec<String> = agents.iter().map(|x| x.name()).collect();
+    let earlier = match &a.reuse {
+        Some(path) => Some(earlier_ladder(path, &rules, &options, &protocol)?),
+        None => None,
+    };
+    // The links kept from the earlier ladder (their pair counts), the others to play.
+    let kept: Vec<Option<[u32; 5]>> = (1..specs.len())
+        .map(|upper| {
+            earlier.as_ref().and_then(|l| {
+                l.measured_link(&specs[upper - 1], &specs[upper])
+                    .filter(|c| c.iter().sum::<u32>() as usize == a.pairs)
+            })
+        })
+        .collect();
+    let to_play: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
     eprintln!(
-        "{}: {} pairs between each two of {} neighbouring rungs",
+        "{}: {} pairs between each two of {} neighbouring rungs{}",
         rules_id(&rules),
         a.pairs,
-        names.len()
+        names.len(),
+        match &earlier {
+            Some(l) => format!(
+                " ({} links kept from ladder v{}, {} to play)",
+                kept.len() - to_play.len(),
+                l.version,
+                to_play.len()
+            ),
+            None => String::new(),
+        }
     );
     let started = Instant::now();
-    let total = a.pairs * (names.len() - 1);
+    let total = a.pairs * to_play.len();
     let progress = super::PairProgress::start();
     let mut done = 0;
-    let played = ladder::measure(
+    let played = ladder::measure_links(
         &rules,
         &mut agents,
+        &to_play,
         a.pairs,
         &protocol.match_config(a.seed, a.concurrency),
         |_| {
@@ -105,9 +134,14 @@ pub fn run(a: Args) -> Result<()> {
             Control::Continue
         },
     )?;
-    let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+    let mut pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+    for (lower, counts) in kept.iter().enumerate() {
+        if let Some(counts) = counts {
+            pairs.extend(ladder::pairs_of_counts(*counts, lower + 1, lower));
+        }
+    }
     let command = format!(
-        "ayo ladder --variant {}{} --rungs {} --pairs {} --openings {}{} --max-plies {} --version {} --seed {} --out {}",
+        "ayo ladder --variant {}{} --rungs {} --pairs {} --openings {}{} --max-plies {} --version {} --seed {}{} --out {}",
         a.game.variant,
         if options.is_empty() { String::new() } else { format!(" --options {options}") },
         a.rungs.join(" "),
@@ -117,11 +151,20 @@ pub fn run(a: Args) -> Result<()> {
         a.max_plies,
         a.version,
         a.seed,
+        a.reuse
+            .as_ref()
+            .map(|p| format!(" --reuse {}", p.display()))
+            .unwrap_or_default(),
         a.out.display()
     );
-    let result = Ladder::fit(
+    let mut result = Ladder::fit(
         a.version, &rules, &options, protocol, &specs, &pairs, &command,
     )?;
+    for (link, counts) in result.links.iter_mut().zip(&kept) {
+        if counts.is_some() {
+            link.reused_from = earlier.as_ref().map(|l| l.version);
+        }
+    }
     std::fs::write(&a.out, result.to_json())
         .with_context(|| format!("cannot write {}", a.out.display()))?;
     print!(
@@ -129,6 +172,33 @@ pub fn run(a: Args) -> Result<()> {
         table(&result, &names, started.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// The ladder at `path`, refused unless its games were played under the same rules, options
+/// and protocol as the new one's.
+fn earlier_ladder(
+    path: &Path,
+    rules: &ayo_env::Variant,
+    options: &str,
+    protocol: &Protocol,
+) -> Result<Ladder> {
+    let earlier = Ladder::load(path)?;
+    earlier.check_rules(rules)?;
+    if earlier.options != options {
+        bail!(
+            "--reuse {}: its games had options {:?}, these have {options:?}",
+            path.display(),
+            earlier.options
+        );
+    }
+    if earlier.protocol != *protocol {
+        bail!(
+            "--reuse {}: its games had the protocol {:?}, these have {protocol:?}",
+            path.display(),
+            earlier.protocol
+        );
+    }
+    Ok(earlier)
 }
 
 fn rules_id(rules: &ayo_env::Variant) -> String {

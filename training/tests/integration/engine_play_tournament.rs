@@ -409,6 +409,79 @@ fn ladder_and_rate_with_tiny_budgets() {
     }
 }
 
+/// `ayo ladder --reuse`: a new version keeps the links of an earlier one between the same two
+/// rungs and plays only the new links; a ladder of another protocol is refused.
+#[test]
+fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = |rungs: &[&str], version: &str, out: &str, extra: &[&str]| {
+        ayo()
+            .current_dir(dir.path())
+            .args(["ladder", "--variant", "oware", "--rungs"])
+            .args(rungs)
+            .args(["--pairs", "3", "--version", version, "--out", out])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let read = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap()
+    };
+    let first = ladder(&["random", "greedy"], "1", "v1.json", &[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    // The link kept the other way round: greedy below random.
+    let second = ladder(
+        &["greedy", "random", "alphabeta:2"],
+        "2",
+        "v2.json",
+        &["--reuse", "v1.json"],
+    );
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(second.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 links kept from ladder v1, 1 to play"),
+        "{stderr}"
+    );
+    let (v1, v2) = (read("v1.json"), read("v2.json"));
+    let counts = |v: &serde_json::Value| -> Vec<u64> {
+        let c = v["links"][0]["pentanomial"].as_array().unwrap();
+        c.iter().map(|c| c.as_u64().unwrap()).collect()
+    };
+    let mut flipped = counts(&v1);
+    flipped.reverse();
+    assert_eq!(counts(&v2), flipped, "the same pairs from random's side");
+    assert_eq!(v2["links"][0]["reused_from"], 1);
+    let score = |v: &serde_json::Value| v["links"][0]["score"].as_f64().unwrap();
+    assert!((score(&v1) + score(&v2) - 1.0).abs() < 1e-9);
+    assert!(v2["links"][1].get("reused_from").is_none());
+    let played: u64 = v2["links"][1]["pentanomial"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .sum();
+    assert_eq!(played, 3);
+    assert_eq!(v2["rungs"][1]["games"], 12, "random: 3 pairs on each side");
+    assert!(v2["command"].as_str().unwrap().contains("--reuse v1.json"));
+
+    let other = ladder(
+        &["random", "greedy"],
+        "2",
+        "v3.json",
+        &["--reuse", "v1.json", "--openings", "2"],
+    );
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success());
+    assert!(
+        stderr.contains("--reuse v1.json: its games had the protocol"),
+        "{stderr}"
+    );
+}
+
 /// A network rung is pinned by its file's hash: a changed file stops `ayo rate`. The ladder is
 /// written by a bare file name, in the current folder.
 #[test]
