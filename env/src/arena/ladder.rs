@@ -113,8 +113,8 @@ pub struct Link {
     /// The Elo gap and half its 95 % interval.
     pub gap: f64,
     pub gap_half_width: f64,
-    /// The version of the earlier ladder whose games this link keeps (`ayo ladder --reuse`);
-    /// absent where this file's command played them.
+    /// The version of the earlier ladder whose command played this link's games, where this
+    /// one kept them (`ayo ladder --reuse`); absent where this file's command played them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reused_from: Option<u32>,
 }
@@ -246,22 +246,24 @@ impl Ladder {
 
     /// The pair counts, from `upper`'s side, of this ladder's link between the rungs `lower`
     /// and `upper` (each a spec and a network's hash, as [`Ladder::fit`] takes them; in either
-    /// order), if it measured that link.
+    /// order), if it measured that link, with the version of the ladder whose command played
+    /// those games (this one's, or the one it kept them from).
     pub fn measured_link(
         &self,
         lower: &(String, Option<String>),
         upper: &(String, Option<String>),
-    ) -> Option<[u32; 5]> {
+    ) -> Option<([u32; 5], u32)> {
         let is = |rung: usize, (spec, sha256): &(String, Option<String>)| {
             self.rungs[rung].spec == *spec && self.rungs[rung].sha256 == *sha256
         };
         self.links.iter().find_map(|l| {
+            let played_by = l.reused_from.unwrap_or(self.version);
             if is(l.lower, lower) && is(l.upper, upper) {
-                Some(l.pentanomial)
+                Some((l.pentanomial, played_by))
             } else if is(l.lower, upper) && is(l.upper, lower) {
                 let mut flipped = l.pentanomial;
                 flipped.reverse();
-                Some(flipped)
+                Some((flipped, played_by))
             } else {
                 None
             }

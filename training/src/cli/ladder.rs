@@ -42,7 +42,7 @@ pub struct Args {
     seed: u64,
     /// An earlier ladder of the same rules, options and protocol: each link between the same
     /// two rungs (spec and network hash equal) measured with --pairs pairs is kept from it
-    /// instead of played again (the new file marks it `reused_from` that ladder's version).
+    /// instead of played again (the new file marks it `reused_from` the version that played it).
     #[arg(long)]
     reuse: Option<PathBuf>,
     /// The ladder file to write (its folder is where network rungs are named from).
@@ -93,12 +93,13 @@ pub fn run(a: Args) -> Result<()> {
         Some(path) => Some(earlier_ladder(path, &rules, &options, &protocol)?),
         None => None,
     };
-    // The links kept from the earlier ladder (their pair counts), the others to play.
-    let kept: Vec<Option<[u32; 5]>> = (1..specs.len())
+    // The links kept from the earlier ladder (their pair counts and the version that played
+    // them), the others to play.
+    let kept: Vec<Option<([u32; 5], u32)>> = (1..specs.len())
         .map(|upper| {
             earlier.as_ref().and_then(|l| {
                 l.measured_link(&specs[upper - 1], &specs[upper])
-                    .filter(|c| c.iter().sum::<u32>() as usize == a.pairs)
+                    .filter(|(c, _)| c.iter().sum::<u32>() as usize == a.pairs)
             })
         })
         .collect();
@@ -135,8 +136,8 @@ pub fn run(a: Args) -> Result<()> {
         },
     )?;
     let mut pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
-    for (lower, counts) in kept.iter().enumerate() {
-        if let Some(counts) = counts {
+    for (lower, link) in kept.iter().enumerate() {
+        if let Some((counts, _)) = link {
             pairs.extend(ladder::pairs_of_counts(*counts, lower + 1, lower));
         }
     }
@@ -160,10 +161,8 @@ pub fn run(a: Args) -> Result<()> {
     let mut result = Ladder::fit(
         a.version, &rules, &options, protocol, &specs, &pairs, &command,
     )?;
-    for (link, counts) in result.links.iter_mut().zip(&kept) {
-        if counts.is_some() {
-            link.reused_from = earlier.as_ref().map(|l| l.version);
-        }
+    for (link, kept) in result.links.iter_mut().zip(&kept) {
+        link.reused_from = kept.map(|(_, played_by)| played_by);
     }
     std::fs::write(&a.out, result.to_json())
         .with_context(|| format!("cannot write {}", a.out.display()))?;

@@ -468,10 +468,27 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
     assert_eq!(v2["rungs"][1]["games"], 12, "random: 3 pairs on each side");
     assert!(v2["command"].as_str().unwrap().contains("--reuse v1.json"));
 
+    // A third version keeping both: each link names the version whose command played it.
+    let third = ladder(
+        &["greedy", "random", "alphabeta:2"],
+        "3",
+        "v3.json",
+        &["--reuse", "v2.json"],
+    );
+    assert!(
+        third.status.success(),
+        "{}",
+        String::from_utf8_lossy(&third.stderr)
+    );
+    let v3 = read("v3.json");
+    assert_eq!(v3["links"][0]["reused_from"], 1);
+    assert_eq!(v3["links"][1]["reused_from"], 2);
+    assert_eq!(v3["links"][1]["pentanomial"], v2["links"][1]["pentanomial"]);
+
     let other = ladder(
         &["random", "greedy"],
         "2",
-        "v3.json",
+        "v4.json",
         &["--reuse", "v1.json", "--openings", "2"],
     );
     let stderr = String::from_utf8_lossy(&other.stderr);
