@@ -705,8 +705,11 @@ fn the_committed_ladders_rate_an_agent() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&ladder).unwrap()).unwrap();
+        let version = json["version"].as_u64().unwrap();
         assert!(
-            stdout.contains(&format!("{variant}@1 ladder v1")),
+            stdout.contains(&format!("{variant}@1 ladder v{version}")),
             "{stdout}"
         );
     }
