@@ -252,42 +252,24 @@ impl Ladder {
         &self,
         lower: &(String, Option<String>),
         upper: &(String, Option<String>),
-    ) -> Option<([u32; 5], u32)> {
+    ) -> Option<(Pentanomial, u32)> {
         let is = |rung: usize, (spec, sha256): &(String, Option<String>)| {
             self.rungs[rung].spec == *spec && self.rungs[rung].sha256 == *sha256
         };
         self.links.iter().find_map(|l| {
+            let counts = Pentanomial {
+                counts: l.pentanomial,
+            };
             let played_by = l.reused_from.unwrap_or(self.version);
             if is(l.lower, lower) && is(l.upper, upper) {
-                Some((l.pentanomial, played_by))
+                Some((counts, played_by))
             } else if is(l.lower, upper) && is(l.upper, lower) {
-                let mut flipped = l.pentanomial;
-                flipped.reverse();
-                Some((flipped, played_by))
+                Some((counts.flipped(), played_by))
             } else {
                 None
             }
         })
     }
-}
-
-/// Pairs that score `counts` (pairs of 0, ½, 1, 1½ and 2 points) for `upper` against `lower`,
-/// each pair's points split evenly between its two games: the fit and the pair statistics see
-/// a pair's total alone, so a link kept from an earlier ladder counts as it did there.
-pub fn pairs_of_counts(counts: [u32; 5], upper: usize, lower: usize) -> Vec<GamePair> {
-    (0..5)
-        .flat_map(|k| {
-            let half = k as f64 / 4.0;
-            std::iter::repeat_n(
-                GamePair {
-                    a: upper,
-                    b: lower,
-                    points: [half, half],
-                },
-                counts[k] as usize,
-            )
-        })
-        .collect()
 }
 
 /// The pairs between `me` and `other` from `me`'s side.

@@ -593,6 +593,24 @@ impl Pentanomial {
         }
         p
     }
+    /// Pairs that `a` scored against `b` as these counts say, the inverse of [`Pentanomial::of`]
+    /// (each pair's points split evenly between its two games: the fit and the pair statistics
+    /// see a pair's total alone, so a link kept from an earlier ladder counts as it did there).
+    pub fn pairs_between(&self, a: usize, b: usize) -> Vec<GamePair> {
+        (0..5)
+            .flat_map(|k| {
+                let half = k as f64 / 4.0;
+                std::iter::repeat_n(
+                    GamePair {
+                        a,
+                        b,
+                        points: [half, half],
+                    },
+                    self.counts[k] as usize,
+                )
+            })
+            .collect()
+    }
     /// Counts a pair that scored `score` (0 to 2 in half points).
     pub fn add(&mut self, score: f64) {
         self.counts[(score * 2.0).round().clamp(0.0, 4.0) as usize] += 1;

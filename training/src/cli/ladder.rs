@@ -5,7 +5,7 @@
 
 use anyhow::{bail, Context, Result};
 use ayo_env::arena::ladder::{self, Ladder, Protocol};
-use ayo_env::arena::rating::GamePair;
+use ayo_env::arena::rating::{GamePair, Pentanomial};
 use ayo_env::arena::tournament::Control;
 use ayo_env::Agent;
 use std::fmt::Write as _;
@@ -95,11 +95,11 @@ pub fn run(a: Args) -> Result<()> {
     };
     // The links kept from the earlier ladder (their pair counts and the version that played
     // them), the others to play.
-    let kept: Vec<Option<([u32; 5], u32)>> = (1..specs.len())
+    let kept: Vec<Option<(Pentanomial, u32)>> = (1..specs.len())
         .map(|upper| {
             earlier.as_ref().and_then(|l| {
                 l.measured_link(&specs[upper - 1], &specs[upper])
-                    .filter(|(c, _)| c.iter().sum::<u32>() as usize == a.pairs)
+                    .filter(|(counts, _)| counts.pairs() as usize == a.pairs)
             })
         })
         .collect();
@@ -138,7 +138,7 @@ pub fn run(a: Args) -> Result<()> {
     let mut pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
     for (lower, link) in kept.iter().enumerate() {
         if let Some((counts, _)) = link {
-            pairs.extend(ladder::pairs_of_counts(*counts, lower + 1, lower));
+            pairs.extend(counts.pairs_between(lower + 1, lower));
         }
     }
     let command = format!(
