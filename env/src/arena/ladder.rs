@@ -113,10 +113,35 @@ pub struct Link {
     /// The Elo gap and half its 95 % interval.
     pub gap: f64,
     pub gap_half_width: f64,
-    /// The version of the earlier ladder whose command played this link's games, where this
-    /// one kept them (`ayo ladder --reuse`); absent where this file's command played them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reused_from: Option<u32>,
+    /// Which ladder versions' commands played this link's pairs, where not all were played by
+    /// this file's command (`ayo ladder --reuse` keeps an earlier version's pairs and may add
+    /// more); empty where this file's command played them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_by: Vec<PlayedBy>,
+    /// The older form of `played_by` (every pair played by that version's command), read and
+    /// turned into `played_by` on load, never written.
+    #[serde(default, skip_serializing)]
+    reused_from: Option<u32>,
+}
+
+/// Pairs of a link played by one ladder version's command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayedBy {
+    pub version: u32,
+    pub pairs: u32,
+}
+
+impl Link {
+    /// The link's pairs by the version whose command played them (`version` is this file's).
+    pub fn provenance(&self, version: u32) -> Vec<PlayedBy> {
+        if self.played_by.is_empty() {
+            let pairs = self.pentanomial.iter().sum();
+            vec![PlayedBy { version, pairs }]
+        } else {
+            self.played_by.clone()
+        }
+    }
 }
 
 /// A ladder file that cannot be read or written.
@@ -149,10 +174,18 @@ impl Ladder {
             path: shown.clone(),
             source,
         })?;
-        let ladder: Ladder = serde_json::from_str(&text).map_err(|source| LadderError::Parse {
-            path: shown.clone(),
-            source,
-        })?;
+        let mut ladder: Ladder =
+            serde_json::from_str(&text).map_err(|source| LadderError::Parse {
+                path: shown.clone(),
+                source,
+            })?;
+        for link in &mut ladder.links {
+            if let Some(version) = link.reused_from.take() {
+                if link.played_by.is_empty() {
+                    link.played_by = link.provenance(version);
+                }
+            }
+        }
         if ladder.format != LADDER_FORMAT {
             return Err(LadderError::Format {
                 path: shown,
@@ -227,6 +260,7 @@ impl Ladder {
                     nelo: counts.nelo().map(|(n, lo, hi)| [n, lo, hi]),
                     gap,
                     gap_half_width: half,
+                    played_by: Vec::new(),
                     reused_from: None,
                 }
             })
@@ -246,13 +280,13 @@ impl Ladder {
 
     /// The pair counts, from `upper`'s side, of this ladder's link between the rungs `lower`
     /// and `upper` (each a spec and a network's hash, as [`Ladder::fit`] takes them; in either
-    /// order), if it measured that link, with the version of the ladder whose command played
-    /// those games (this one's, or the one it kept them from).
+    /// order), if it measured that link, with the versions of the ladders whose commands played
+    /// those pairs (this one's, or those it kept them from).
     pub fn measured_link(
         &self,
         lower: &(String, Option<String>),
         upper: &(String, Option<String>),
-    ) -> Option<(Pentanomial, u32)> {
+    ) -> Option<(Pentanomial, Vec<PlayedBy>)> {
         let is = |rung: usize, (spec, sha256): &(String, Option<String>)| {
             self.rungs[rung].spec == *spec && self.rungs[rung].sha256 == *sha256
         };
@@ -260,7 +294,7 @@ impl Ladder {
             let counts = Pentanomial {
                 counts: l.pentanomial,
             };
-            let played_by = l.reused_from.unwrap_or(self.version);
+            let played_by = l.provenance(self.version);
             if is(l.lower, lower) && is(l.upper, upper) {
                 Some((counts, played_by))
             } else if is(l.lower, upper) && is(l.upper, lower) {
@@ -298,27 +332,32 @@ pub fn measure(
     config: &MatchConfig,
     on_pair: impl FnMut(&PlayedPair) -> Control,
 ) -> Result<Vec<PlayedPair>, MatchError> {
-    let links: Vec<usize> = (0..rungs.len().saturating_sub(1)).collect();
-    measure_links(rules, rungs, &links, pairs, config, on_pair)
+    let links: Vec<(usize, usize)> = (0..rungs.len().saturating_sub(1))
+        .map(|lower| (lower, pairs))
+        .collect();
+    measure_links(rules, rungs, &links, config, on_pair)
 }
 
-/// [`measure`] for the links `lower → lower + 1` listed in `links` alone.
+/// [`measure`] for the links `lower → lower + 1` listed in `links` alone, each with its own
+/// number of pairs (`(lower, pairs)`).
 pub fn measure_links(
     rules: &Variant,
     rungs: &mut [Box<dyn Agent>],
-    links: &[usize],
-    pairs: usize,
+    links: &[(usize, usize)],
     config: &MatchConfig,
     on_pair: impl FnMut(&PlayedPair) -> Control,
 ) -> Result<Vec<PlayedPair>, MatchError> {
+    let most = links.iter().map(|&(_, pairs)| pairs).max().unwrap_or(0);
     let mut schedule = Vec::new();
-    for k in 0..pairs {
-        for &lower in links {
-            schedule.push(if k % 2 == 0 {
-                (lower, lower + 1)
-            } else {
-                (lower + 1, lower)
-            });
+    for k in 0..most {
+        for &(lower, pairs) in links {
+            if k < pairs {
+                schedule.push(if k % 2 == 0 {
+                    (lower, lower + 1)
+                } else {
+                    (lower + 1, lower)
+                });
+            }
         }
     }
     tournament::play(rules, rungs, &schedule, config, on_pair)
@@ -357,7 +396,7 @@ impl Default for RateOptions {
 }
 
 /// The agent's games against one rung.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RungGames {
     pub rung: usize,
     /// The agent's pairs against this rung.
@@ -366,7 +405,7 @@ pub struct RungGames {
 }
 
 /// Where [`rate`] stands after a round.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
     /// The agent's Elo on the ladder and its 95 % interval (the rungs held exact).
     pub elo: f64,
@@ -380,6 +419,38 @@ pub struct Rating {
 }
 
 impl Rating {
+    /// The agent's (player 0) rating from its `pairs` against the rungs (players 1…, whose Elo
+    /// `elo` is held fixed).
+    fn fit(elo: &[f64], pairs: &[GamePair], rounds: usize) -> Result<Rating, LadderError> {
+        let fixed: Vec<Option<f64>> = std::iter::once(None)
+            .chain(elo.iter().map(|&e| Some(e)))
+            .collect();
+        let fit: FixedFit = fit_fixed(&fixed, pairs, 1.0)?;
+        let (low, high) = fit.interval(0);
+        Ok(Rating {
+            elo: fit.elo[0],
+            low,
+            high,
+            games: 2 * pairs.len(),
+            rungs: per_rung_games(pairs, elo.len()),
+            rounds,
+        })
+    }
+
+    /// The same games rated on other rungs' Elo (a later version of the ladder): `games` the
+    /// agent's games per rung, numbered as in `elo`. No game is played again.
+    pub fn refit(elo: &[f64], games: &[RungGames], rounds: usize) -> Result<Rating, LadderError> {
+        let pairs: Vec<GamePair> = games
+            .iter()
+            .flat_map(|g| g.pentanomial.pairs_between(0, g.rung + 1))
+            .collect();
+        let mut rating = Rating::fit(elo, &pairs, rounds)?;
+        // Pairs keep only their points: the W-D-L comes from the games themselves.
+        rating.rungs = games.to_vec();
+        rating.rungs.sort_by_key(|g| g.rung);
+        Ok(rating)
+    }
+
     /// The rating and the agent's games per rung, as `ayo rate` and Python's `ayo.rate` print
     /// it: `agent` is the rated agent's name, `names` the rungs' (in the ladder's order),
     /// `source` where the ladder was read from, `seconds` the time the rating took.
@@ -473,9 +544,6 @@ pub fn rate(
 ) -> Result<Rating, LadderError> {
     assert_eq!(elo.len(), rungs.len(), "one Elo per rung");
     let mut players: Vec<Box<dyn Agent>> = std::iter::once(agent).chain(rungs).collect();
-    let fixed: Vec<Option<f64>> = std::iter::once(None)
-        .chain(elo.iter().map(|&e| Some(e)))
-        .collect();
     let mut pairs: Vec<GamePair> = Vec::new();
     let mut rating = Rating {
         elo: elo[elo.len() / 2],
@@ -534,16 +602,7 @@ pub fn rate(
         }
         played += round.len();
         pairs.extend(round.iter().map(|p| p.result));
-        let fit: FixedFit = fit_fixed(&fixed, &pairs, 1.0)?;
-        let (low, high) = fit.interval(0);
-        rating = Rating {
-            elo: fit.elo[0],
-            low,
-            high,
-            games: 2 * pairs.len(),
-            rungs: per_rung_games(&pairs, elo.len()),
-            rounds: rating.rounds + 1,
-        };
+        rating = Rating::fit(elo, &pairs, rating.rounds + 1)?;
         on_round(&rating);
     }
 }

@@ -4,8 +4,8 @@
 //! Networks are pinned by their file's SHA-256 and named relative to the ladder's folder.
 
 use anyhow::{bail, Context, Result};
-use ayo_env::arena::ladder::{self, Ladder, Protocol};
-use ayo_env::arena::rating::{GamePair, Pentanomial};
+use ayo_env::arena::ladder::{self, Ladder, PlayedBy, Protocol};
+use ayo_env::arena::rating::GamePair;
 use ayo_env::arena::tournament::Control;
 use ayo_env::Agent;
 use std::fmt::Write as _;
@@ -41,10 +41,16 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// An earlier ladder of the same rules, options and protocol: each link between the same
-    /// two rungs (spec and network hash equal) measured with --pairs pairs is kept from it
-    /// instead of played again (the new file marks it `reused_from` the version that played it).
+    /// two rungs (spec and network hash equal) keeps its pairs from it instead of playing them
+    /// again, and plays only what it lacks of --pairs (the new file's `played_by` says which
+    /// version's command played which pairs).
     #[arg(long)]
     reuse: Option<PathBuf>,
+    /// Then play more pairs on each link whose gap is known to worse than ± this many Elo
+    /// (95 %), as many as its interval says it needs, in up to three rounds, never more than
+    /// four times --pairs on a link.
+    #[arg(long, value_parser = super::precision)]
+    precision: Option<f64>,
     /// The ladder file to write (its folder is where network rungs are named from).
     #[arg(long)]
     out: PathBuf,
@@ -93,17 +99,27 @@ pub fn run(a: Args) -> Result<()> {
         Some(path) => Some(earlier_ladder(path, &rules, &options, &protocol)?),
         None => None,
     };
-    // The links kept from the earlier ladder (their pair counts and the version that played
-    // them), the others to play.
-    let kept: Vec<Option<(Pentanomial, u32)>> = (1..specs.len())
+    // Each link's pairs so far (from the upper rung's side) and who played them.
+    let mut links: Vec<LinkPairs> = (1..specs.len())
         .map(|upper| {
-            earlier.as_ref().and_then(|l| {
-                l.measured_link(&specs[upper - 1], &specs[upper])
-                    .filter(|(counts, _)| counts.pairs() as usize == a.pairs)
-            })
+            let kept = earlier
+                .as_ref()
+                .and_then(|l| l.measured_link(&specs[upper - 1], &specs[upper]));
+            let (counts, played_by) = kept.unwrap_or_default();
+            LinkPairs {
+                pairs: counts.pairs_between(upper, upper - 1),
+                played_by,
+            }
         })
         .collect();
-    let to_play: Vec<usize> = (0..kept.len()).filter(|&i| kept[i].is_none()).collect();
+    let fresh: Vec<(usize, usize)> = (0..links.len())
+        .filter(|&i| links[i].pairs.is_empty())
+        .map(|i| (i, a.pairs))
+        .collect();
+    let short: Vec<(usize, usize)> = (0..links.len())
+        .filter(|&i| (1..a.pairs).contains(&links[i].pairs.len()))
+        .map(|i| (i, a.pairs - links[i].pairs.len()))
+        .collect();
     eprintln!(
         "{}: {} pairs between each two of {} neighbouring rungs{}",
         rules_id(&rules),
@@ -111,38 +127,38 @@ pub fn run(a: Args) -> Result<()> {
         names.len(),
         match &earlier {
             Some(l) => format!(
-                " ({} links kept from ladder v{}, {} to play)",
-                kept.len() - to_play.len(),
+                " ({} links kept from ladder v{}, {} of them topped up; {} to play)",
+                links.len() - fresh.len(),
                 l.version,
-                to_play.len()
+                short.len(),
+                fresh.len()
             ),
             None => String::new(),
         }
     );
     let started = Instant::now();
-    let total = a.pairs * to_play.len();
-    let progress = super::PairProgress::start();
-    let mut done = 0;
-    let played = ladder::measure_links(
+    let config = |seed| protocol.match_config(seed, a.concurrency);
+    // New links play the openings of --seed, as a ladder made from scratch would; more pairs
+    // on a link that has some play openings of another stream, not its first pairs' again.
+    let more_seed = |round: u64| mix_seed(a.seed, a.version, round);
+    play(
         &rules,
         &mut agents,
-        &to_play,
-        a.pairs,
-        &protocol.match_config(a.seed, a.concurrency),
-        |_| {
-            done += 1;
-            progress.update(done, total, "ladder");
-            Control::Continue
-        },
+        &mut links,
+        &fresh,
+        &config(a.seed),
+        a.version,
     )?;
-    let mut pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
-    for (lower, link) in kept.iter().enumerate() {
-        if let Some((counts, _)) = link {
-            pairs.extend(counts.pairs_between(lower + 1, lower));
-        }
-    }
+    play(
+        &rules,
+        &mut agents,
+        &mut links,
+        &short,
+        &config(more_seed(0)),
+        a.version,
+    )?;
     let command = format!(
-        "ayo ladder --variant {}{} --rungs {} --pairs {} --openings {}{} --max-plies {} --version {} --seed {}{} --out {}",
+        "ayo ladder --variant {}{} --rungs {} --pairs {} --openings {}{} --max-plies {} --version {} --seed {}{}{} --out {}",
         a.game.variant,
         if options.is_empty() { String::new() } else { format!(" --options {options}") },
         a.rungs.join(" "),
@@ -156,13 +172,67 @@ pub fn run(a: Args) -> Result<()> {
             .as_ref()
             .map(|p| format!(" --reuse {}", p.display()))
             .unwrap_or_default(),
+        a.precision
+            .map(|e| format!(" --precision {e}"))
+            .unwrap_or_default(),
         a.out.display()
     );
-    let mut result = Ladder::fit(
-        a.version, &rules, &options, protocol, &specs, &pairs, &command,
-    )?;
-    for (link, kept) in result.links.iter_mut().zip(&kept) {
-        link.reused_from = kept.map(|(_, played_by)| played_by);
+    let fit = |links: &[LinkPairs]| {
+        let pairs: Vec<GamePair> = links.iter().flat_map(|l| l.pairs.iter().copied()).collect();
+        Ladder::fit(
+            a.version,
+            &rules,
+            &options,
+            protocol.clone(),
+            &specs,
+            &pairs,
+            &command,
+        )
+    };
+    let mut result = fit(&links)?;
+    if let Some(precision) = a.precision {
+        for round in 1..=PRECISION_ROUNDS {
+            let more: Vec<(usize, usize)> = result
+                .links
+                .iter()
+                .zip(&links)
+                .enumerate()
+                .filter(|(_, (fitted, _))| {
+                    // A gap with no finite interval (a link won every pair) needs pairs too.
+                    fitted.gap_half_width > precision || fitted.gap_half_width.is_nan()
+                })
+                .map(|(i, (fitted, have))| {
+                    let n = have.pairs.len();
+                    (
+                        i,
+                        pairs_for(n, fitted.gap_half_width, precision, 4 * a.pairs) - n,
+                    )
+                })
+                .filter(|&(_, more)| more > 0)
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            eprintln!(
+                "round {round}: {} links known to worse than ± {precision}: {} more pairs",
+                more.len(),
+                more.iter().map(|&(_, n)| n).sum::<usize>()
+            );
+            play(
+                &rules,
+                &mut agents,
+                &mut links,
+                &more,
+                &config(more_seed(round)),
+                a.version,
+            )?;
+            result = fit(&links)?;
+        }
+    }
+    for (link, have) in result.links.iter_mut().zip(&links) {
+        if have.played_by.iter().any(|p| p.version != a.version) {
+            link.played_by = have.played_by.clone();
+        }
     }
     std::fs::write(&a.out, result.to_json())
         .with_context(|| format!("cannot write {}", a.out.display()))?;
@@ -171,6 +241,74 @@ pub fn run(a: Args) -> Result<()> {
         table(&result, &names, started.elapsed().as_secs_f64())
     );
     Ok(())
+}
+
+/// One link's pairs, from its upper rung's side, and the ladder versions that played them.
+struct LinkPairs {
+    pairs: Vec<GamePair>,
+    played_by: Vec<PlayedBy>,
+}
+
+/// Rounds of `ayo ladder --precision`.
+const PRECISION_ROUNDS: u64 = 3;
+
+/// Plays `more` pairs (`(link, pairs)`) on each listed link and adds them to its pairs, as
+/// played by ladder `version`'s command.
+fn play(
+    rules: &ayo_env::Variant,
+    agents: &mut [Box<dyn Agent>],
+    links: &mut [LinkPairs],
+    more: &[(usize, usize)],
+    config: &ayo_env::arena::tournament::MatchConfig,
+    version: u32,
+) -> Result<()> {
+    if more.is_empty() {
+        return Ok(());
+    }
+    let total = more.iter().map(|&(_, n)| n).sum();
+    let progress = super::PairProgress::start();
+    let mut done = 0;
+    let played = ladder::measure_links(rules, agents, more, config, |_| {
+        done += 1;
+        progress.update(done, total, "ladder");
+        Control::Continue
+    })?;
+    for p in played {
+        links[p.result.a.min(p.result.b)].pairs.push(p.result);
+    }
+    for &(i, n) in more {
+        let played_by = &mut links[i].played_by;
+        match played_by.iter_mut().find(|p| p.version == version) {
+            Some(p) => p.pairs += n as u32,
+            None => played_by.push(PlayedBy {
+                version,
+                pairs: n as u32,
+            }),
+        }
+    }
+    Ok(())
+}
+
+/// The pairs a link with `pairs` pairs and a gap known to ± `half_width` needs to be known to
+/// ± `precision` (an interval narrows as one over the square root of the pairs), a tenth more
+/// for the estimate's own noise, at most `cap`.
+fn pairs_for(pairs: usize, half_width: f64, precision: f64, cap: usize) -> usize {
+    let needed = pairs as f64 * (half_width / precision).powi(2) * 1.1;
+    if needed.is_finite() {
+        (needed.ceil() as usize).clamp(pairs, cap.max(pairs))
+    } else {
+        cap.max(pairs)
+    }
+}
+
+/// The seed of the openings of extra pairs (round 0: topping links up to --pairs; then each
+/// --precision round): a stream of its own for each ladder version and round, apart from the
+/// plain --seed of new links.
+fn mix_seed(seed: u64, version: u32, round: u64) -> u64 {
+    let mut z = seed ^ (u64::from(version) << 32 | round).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The ladder at `path`, refused unless its games were played under the same rules, options

@@ -142,6 +142,16 @@ impl AgentArgs {
     }
 }
 
+/// An interval's half-width in Elo (`--precision`): a positive number.
+pub fn precision(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(e) if e > 0.0 && e.is_finite() => Ok(e),
+        _ => Err(format!(
+            "{text:?} is not a positive number of Elo, such as 30"
+        )),
+    }
+}
+
 /// The variant named on the command line (`name` or `name@version`) with `key=value,…` options.
 pub fn variant(spec: &str, options: Option<&str>) -> Result<Variant> {
     let opts = Variant::parse_options(options.unwrap_or(""))?;

@@ -3,10 +3,11 @@
 //! its estimate, the rungs' Elo held fixed, until the 95 % interval is ± `--precision` or
 //! `--max-games` are played. Prints the Elo with its interval and, per rung played, the W-D-L,
 //! score, nElo and pentanomial counts; progress goes to stderr, every game to `--out`.
-//! `--engine "CMD"` rates an external program speaking `ayo engine`'s protocol instead.
+//! `--engine "CMD"` rates an external program speaking `ayo engine`'s protocol instead;
+//! `--refit RATING_JSON` rates an earlier rating's games again on this ladder, playing none.
 
-use anyhow::{Context, Result};
-use ayo_env::arena::ladder::{self, Ladder, RateOptions};
+use anyhow::{bail, Context, Result};
+use ayo_env::arena::ladder::{self, Ladder, RateOptions, Rating};
 use ayo_env::arena::report;
 use ayo_env::arena::tournament::Control;
 use ayo_env::Agent;
@@ -25,8 +26,12 @@ pub struct Args {
     #[arg(long)]
     ladder: Option<PathBuf>,
     /// The agent: random, greedy, alphabeta:D, mcts:N, or a checkpoint PATH:SIMS or PATH@TIME.
-    #[arg(long, required_unless_present = "engine", conflicts_with = "engine")]
+    #[arg(long, required_unless_present_any = ["engine", "refit"], conflicts_with_all = ["engine", "refit"])]
     agent: Option<String>,
+    /// Or no games at all: the `rating.json` of an earlier rating (`--out`), its games rated
+    /// again on this ladder's Elo (a later version whose rungs include those it played).
+    #[arg(long, value_name = "RATING_JSON", conflicts_with = "engine")]
+    refit: Option<PathBuf>,
     /// Or an external program speaking `ayo engine`'s protocol (docs/engine.md), run by `sh -c`:
     /// a crash, an error, an unplayable move or a move slower than --engine-movetime forfeits
     /// that game (the count is reported).
@@ -36,7 +41,7 @@ pub struct Args {
     #[arg(long, default_value = "10s", value_parser = movetime)]
     engine_movetime: std::time::Duration,
     /// Play until the 95 % interval is ± this many Elo.
-    #[arg(long, default_value_t = 40.0)]
+    #[arg(long, default_value_t = 40.0, value_parser = super::precision)]
     precision: f64,
     /// The most games, whatever the interval.
     #[arg(long, default_value_t = 2000)]
@@ -73,6 +78,10 @@ pub fn run(a: Args) -> Result<()> {
     let folder = path.parent().unwrap_or(Path::new("."));
     let rungs = ayo_train::rungs::load(&ladder, folder, &rules, a.seed)?;
     let names: Vec<String> = rungs.iter().map(|r| r.name()).collect();
+    let elo: Vec<f64> = ladder.rungs.iter().map(|r| r.elo).collect();
+    if let Some(file) = &a.refit {
+        return refit(file, &ladder, &path, &names, &elo, a.out.as_deref());
+    }
     let (agent, failures): (Box<dyn Agent>, _) = match (&a.agent, &a.engine) {
         (Some(spec), _) => (
             ayo_train::agent::load_player(spec, &rules, 0, a.seed)?,
@@ -83,10 +92,9 @@ pub fn run(a: Args) -> Result<()> {
             let failures = engine.failures();
             (Box::new(engine), Some(failures))
         }
-        (None, None) => unreachable!("clap requires --agent or --engine"),
+        (None, None) => unreachable!("clap requires --agent, --engine or --refit"),
     };
     let me = agent.name();
-    let elo: Vec<f64> = ladder.rungs.iter().map(|r| r.elo).collect();
     if let Some(out) = &a.out {
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
     }
@@ -165,6 +173,91 @@ pub fn run(a: Args) -> Result<()> {
             rating.games
         );
     }
+    Ok(())
+}
+
+/// `ayo rate --refit`: the games of the rating in `file` rated again on `ladder`, whose rungs
+/// are `names` with Elo `elo`; the new `rating.json` goes to `out`.
+fn refit(
+    file: &Path,
+    ladder: &Ladder,
+    path: &Path,
+    names: &[String],
+    elo: &[f64],
+    out: Option<&Path>,
+) -> Result<()> {
+    #[derive(serde::Deserialize)]
+    struct Earlier {
+        agent: String,
+        variant: String,
+        ladder_version: u32,
+        seconds: f64,
+        rating: ayo_env::arena::ladder::Rating,
+        rungs: Vec<String>,
+        forfeits: Option<usize>,
+    }
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let earlier: Earlier = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not the rating.json of `ayo rate --out`",
+            file.display()
+        )
+    })?;
+    if earlier.variant != ladder.rules_id() {
+        bail!(
+            "{}: its games are of {}, the ladder is of {}",
+            file.display(),
+            earlier.variant,
+            ladder.rules_id()
+        );
+    }
+    let mut games = earlier.rating.rungs.clone();
+    for g in &mut games {
+        let name = earlier.rungs.get(g.rung).with_context(|| {
+            format!("{}: rung {} is not among its rungs", file.display(), g.rung)
+        })?;
+        g.rung = names.iter().position(|n| n == name).with_context(|| {
+            format!(
+                "{}: its games against {name} cannot be refitted: {name} is not a rung of {} v{}",
+                file.display(),
+                path.display(),
+                ladder.version
+            )
+        })?;
+    }
+    let rating = Rating::refit(elo, &games, earlier.rating.rounds)?;
+    eprintln!(
+        "the games of {} ({} games on ladder v{}) rated again on ladder v{}: {:+.0} → {:+.0}",
+        earlier.agent,
+        rating.games,
+        earlier.ladder_version,
+        ladder.version,
+        earlier.rating.elo,
+        rating.elo
+    );
+    if let Some(out) = out {
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        let json = serde_json::json!({
+            "agent": earlier.agent,
+            "variant": ladder.rules_id(),
+            "ladder": path.display().to_string(),
+            "ladder_version": ladder.version,
+            "seconds": earlier.seconds,
+            "rating": rating,
+            "rungs": names,
+            "forfeits": earlier.forfeits,
+            "refit_from": file.display().to_string(),
+        });
+        let file = out.join("rating.json");
+        std::fs::write(&file, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    let source = path.display().to_string();
+    print!(
+        "{}",
+        rating.table(ladder, &source, &earlier.agent, names, earlier.seconds)
+    );
     Ok(())
 }
 

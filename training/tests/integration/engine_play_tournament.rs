@@ -4,6 +4,7 @@
 
 use ayo_env::{GameRecord, Player, Rules, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 fn ayo() -> Command {
@@ -406,11 +407,110 @@ fn ladder_and_rate_with_tiny_budgets() {
         )
         .unwrap();
         assert!(first.seats.contains(&"alphabeta:1".to_string()));
+        if variant == "oware" {
+            refit_a_rating_on_other_ladders(dir.path(), &ladder, &records);
+        }
     }
 }
 
+/// `ayo rate --refit`: a rating's games rated again without playing: on the same ladder the same
+/// Elo, on a later version (greedy's link topped up) the games kept, on a ladder without the
+/// rung it played an error naming it.
+fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
+    let read = |file: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
+    };
+    let rating = records.join("rating.json");
+    let refit = |ladder: &Path, out: &str| {
+        ayo()
+            .args(["rate", "--variant", "oware", "--ladder"])
+            .arg(ladder)
+            .arg("--refit")
+            .arg(&rating)
+            .arg("--out")
+            .arg(dir.join(out))
+            .output()
+            .unwrap()
+    };
+    let same = refit(ladder, "same");
+    assert!(
+        same.status.success(),
+        "{}",
+        String::from_utf8_lossy(&same.stderr)
+    );
+    let (old, new) = (read(&rating), read(&dir.join("same/rating.json")));
+    let elo = |v: &serde_json::Value| v["rating"]["elo"].as_f64().unwrap();
+    assert!((elo(&old) - elo(&new)).abs() < 1e-6, "{old} {new}");
+    assert_eq!(old["rating"]["rungs"], new["rating"]["rungs"]);
+
+    let v2 = dir.join("v2.json");
+    let out = ayo()
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "random",
+            "greedy",
+        ])
+        .args([
+            "--pairs",
+            "6",
+            "--max-plies",
+            "2000",
+            "--version",
+            "2",
+            "--reuse",
+        ])
+        .arg(ladder)
+        .arg("--out")
+        .arg(&v2)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let later = refit(&v2, "later");
+    let stderr = String::from_utf8_lossy(&later.stderr);
+    assert!(later.status.success(), "{stderr}");
+    assert!(stderr.contains("rated again on ladder v2"), "{stderr}");
+    let new = read(&dir.join("later/rating.json"));
+    assert_eq!(new["ladder_version"], 2);
+    assert_eq!(new["rating"]["games"], old["rating"]["games"]);
+
+    let other = dir.join("other.json");
+    let out = ayo()
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "random",
+            "mcts:2",
+        ])
+        .args(["--pairs", "1", "--max-plies", "2000", "--out"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let refused = refit(&other, "other");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        stderr.contains("its games against greedy cannot be refitted"),
+        "{stderr}"
+    );
+}
+
 /// `ayo ladder --reuse`: a new version keeps the links of an earlier one between the same two
-/// rungs and plays only the new links; a ladder of another protocol is refused.
+/// rungs and plays only the new links and the pairs kept links lack (and, with `--precision`,
+/// the pairs a link's interval needs); a ladder of another protocol is refused.
 #[test]
 fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
     let dir = tempfile::tempdir().unwrap();
@@ -443,7 +543,7 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "{stderr}");
     assert!(
-        stderr.contains("1 links kept from ladder v1, 1 to play"),
+        stderr.contains("1 links kept from ladder v1, 0 of them topped up; 1 to play"),
         "{stderr}"
     );
     let (v1, v2) = (read("v1.json"), read("v2.json"));
@@ -454,10 +554,14 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
     let mut flipped = counts(&v1);
     flipped.reverse();
     assert_eq!(counts(&v2), flipped, "the same pairs from random's side");
-    assert_eq!(v2["links"][0]["reused_from"], 1);
+    let by = |v: &serde_json::Value, link: usize| v["links"][link]["played_by"].clone();
+    assert_eq!(by(&v2, 0), serde_json::json!([{"version": 1, "pairs": 3}]));
     let score = |v: &serde_json::Value| v["links"][0]["score"].as_f64().unwrap();
     assert!((score(&v1) + score(&v2) - 1.0).abs() < 1e-9);
-    assert!(v2["links"][1].get("reused_from").is_none());
+    assert!(
+        v2["links"][1].get("played_by").is_none(),
+        "played by v2's command"
+    );
     let played: u64 = v2["links"][1]["pentanomial"]
         .as_array()
         .unwrap()
@@ -481,9 +585,87 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         String::from_utf8_lossy(&third.stderr)
     );
     let v3 = read("v3.json");
-    assert_eq!(v3["links"][0]["reused_from"], 1);
-    assert_eq!(v3["links"][1]["reused_from"], 2);
+    assert_eq!(by(&v3, 0), serde_json::json!([{"version": 1, "pairs": 3}]));
+    assert_eq!(by(&v3, 1), serde_json::json!([{"version": 2, "pairs": 3}]));
     assert_eq!(v3["links"][1]["pentanomial"], v2["links"][1]["pentanomial"]);
+
+    // More pairs on kept links: each is topped up to --pairs, then, for --precision, to as
+    // many as its interval needs (an unreachable ± 1 Elo: four times --pairs).
+    let sum = |v: &serde_json::Value, link: usize| -> u64 {
+        let c = v["links"][link]["pentanomial"].as_array().unwrap();
+        c.iter().map(|c| c.as_u64().unwrap()).sum()
+    };
+    let out = ayo()
+        .current_dir(dir.path())
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "greedy",
+            "random",
+        ])
+        .args(["--pairs", "5", "--version", "4", "--out", "v4.json"])
+        .args(["--reuse", "v3.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("1 links kept from ladder v3, 1 of them topped up; 0 to play"),
+        "{stderr}"
+    );
+    let v4 = read("v4.json");
+    assert_eq!(sum(&v4, 0), 5);
+    assert_eq!(
+        by(&v4, 0),
+        serde_json::json!([{"version": 1, "pairs": 3}, {"version": 4, "pairs": 2}])
+    );
+    let out = ayo()
+        .current_dir(dir.path())
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "greedy",
+            "random",
+            "alphabeta:2",
+        ])
+        .args(["--pairs", "3", "--version", "5", "--out", "v5.json"])
+        .args(["--reuse", "v4.json", "--precision", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let v5 = read("v5.json");
+    assert_eq!((sum(&v5, 0), sum(&v5, 1)), (12, 12), "{stderr}");
+    assert_eq!(
+        by(&v5, 0),
+        serde_json::json!([{"version": 1, "pairs": 3}, {"version": 4, "pairs": 2}, {"version": 5, "pairs": 7}])
+    );
+    assert!(by(&v5, 1).is_null(), "every pair played by v5's command");
+    assert!(v5["command"].as_str().unwrap().contains("--precision 1"));
+    let out = ayo()
+        .current_dir(dir.path())
+        .args([
+            "ladder",
+            "--variant",
+            "oware",
+            "--rungs",
+            "greedy",
+            "random",
+        ])
+        .args(["--out", "v6.json", "--precision=-3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("\"-3\" is not a positive number of Elo"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("v6.json").exists());
 
     let other = ladder(
         &["random", "greedy"],
