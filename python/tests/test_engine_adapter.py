@@ -1,6 +1,7 @@
 """``python -m ayo.engine``: a Python policy behind ``ayo engine``'s text protocol, driven as a
 subprocess (commands, errors that do not end it, a whole game) and rated by ``ayo rate --engine``."""
 
+import json
 import pathlib
 import subprocess
 import sys
@@ -152,5 +153,6 @@ def test_ayo_rate_plays_the_adapter_and_counts_its_forfeits(policies):
             timeout=300,
         )
         assert out.returncode == 0, out.stderr
-        assert f"engine:python:policies:{policy} on oware@1 ladder v1" in out.stdout, out.stdout
+        version = json.loads(ladder.read_text())["version"]
+        assert f"engine:python:policies:{policy} on oware@1 ladder v{version}" in out.stdout, out.stdout
         assert forfeits in out.stdout, out.stdout

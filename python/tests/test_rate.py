@@ -19,6 +19,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 PACKAGE = pathlib.Path(ayo.__file__).parent
 OWARE_LADDER = REPO / "models" / "oware" / "ladder.json"
 AYO_BIN = REPO / "target" / "release" / "ayo"
+OWARE_VERSION = json.loads(OWARE_LADDER.read_text())["version"]
 
 
 def greedy_ish(game: ayo.Game) -> int:
@@ -44,7 +45,7 @@ def test_a_greedy_policy_rates_well_above_one_that_always_sows_its_first_pit():
         low, high = r.interval
         assert r.games == 96 and r.rounds >= 3, repr(r)
         assert -1e4 < low < r.elo < high < 1e4, repr(r)
-        assert (r.variant, r.ladder_version) == ("oware@1", 1)
+        assert (r.variant, r.ladder_version) == ("oware@1", OWARE_VERSION)
         assert pathlib.Path(r.ladder) == PACKAGE / "ladders" / "oware" / "ladder.json"
         # The rungs played: their games add up, two per pair, and they bracket the estimate.
         assert sum(g["wins"] + g["draws"] + g["losses"] for g in r.rungs) == r.games
@@ -59,7 +60,9 @@ def test_a_greedy_policy_rates_well_above_one_that_always_sows_its_first_pit():
     strongest = max(greedy.rungs, key=lambda g: g["elo"])
     assert strongest["elo"] > greedy.elo and strongest["score"] < 0.5, strongest
     table = str(greedy)
-    assert table.startswith(f"python:{__name__}:greedy_ish on oware@1 ladder v1 ("), table
+    assert table.startswith(
+        f"python:{__name__}:greedy_ish on oware@1 ladder v{OWARE_VERSION} ("
+    ), table
     assert f"{greedy.games} games in {greedy.rounds} rounds" in table
 
 
@@ -156,7 +159,9 @@ def test_a_ladder_whose_network_is_missing_or_changed_is_refused(tmp_path):
     net = bytearray((OWARE_LADDER.parent / "oware-levels-1h.ot").read_bytes())
     net[-1] ^= 1
     (tmp_path / "oware-levels-1h.ot").write_bytes(net)
-    with pytest.raises(ValueError, match="has SHA-256 .* the ladder v1 was measured with"):
+    with pytest.raises(
+        ValueError, match=f"has SHA-256 .* the ladder v{OWARE_VERSION} was measured with"
+    ):
         ayo.rate("greedy", "oware", ladder=str(tmp_path / "ladder.json"), games=2)
 
 
