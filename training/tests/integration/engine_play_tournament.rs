@@ -443,34 +443,35 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
     assert!((elo(&old) - elo(&new)).abs() < 1e-6, "{old} {new}");
     assert_eq!(old["rating"]["rungs"], new["rating"]["rungs"]);
 
+    // A ladder of `rungs` written to `out` (its --pairs and the rest in `args`).
+    let make_ladder = |rungs: &[&str], args: &[&str], out: &Path| {
+        let made = ayo()
+            .args([
+                "ladder",
+                "--variant",
+                "oware",
+                "--max-plies",
+                "2000",
+                "--rungs",
+            ])
+            .args(rungs)
+            .args(args)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(
+            made.status.success(),
+            "{}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+    };
     let v2 = dir.join("v2.json");
-    let out = ayo()
-        .args([
-            "ladder",
-            "--variant",
-            "oware",
-            "--rungs",
-            "random",
-            "greedy",
-        ])
-        .args([
-            "--pairs",
-            "6",
-            "--max-plies",
-            "2000",
-            "--version",
-            "2",
-            "--reuse",
-        ])
-        .arg(ladder)
-        .arg("--out")
-        .arg(&v2)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let reuse = ladder.to_str().unwrap();
+    make_ladder(
+        &["random", "greedy"],
+        &["--pairs", "6", "--version", "2", "--reuse", reuse],
+        &v2,
     );
     let later = refit(&v2, "later");
     let stderr = String::from_utf8_lossy(&later.stderr);
@@ -481,24 +482,7 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
     assert_eq!(new["rating"]["games"], old["rating"]["games"]);
 
     let other = dir.join("other.json");
-    let out = ayo()
-        .args([
-            "ladder",
-            "--variant",
-            "oware",
-            "--rungs",
-            "random",
-            "mcts:2",
-        ])
-        .args(["--pairs", "1", "--max-plies", "2000", "--out"])
-        .arg(&other)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    make_ladder(&["random", "mcts:2"], &["--pairs", "1"], &other);
     let refused = refit(&other, "other");
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success());
@@ -514,15 +498,18 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
 #[test]
 fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
     let dir = tempfile::tempdir().unwrap();
-    let ladder = |rungs: &[&str], version: &str, out: &str, extra: &[&str]| {
+    let ladder_of = |rungs: &[&str], pairs: &str, version: &str, out: &str, extra: &[&str]| {
         ayo()
             .current_dir(dir.path())
             .args(["ladder", "--variant", "oware", "--rungs"])
             .args(rungs)
-            .args(["--pairs", "3", "--version", version, "--out", out])
+            .args(["--pairs", pairs, "--version", version, "--out", out])
             .args(extra)
             .output()
             .unwrap()
+    };
+    let ladder = |rungs: &[&str], version: &str, out: &str, extra: &[&str]| {
+        ladder_of(rungs, "3", version, out, extra)
     };
     let read = |file: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap()
@@ -595,20 +582,13 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         let c = v["links"][link]["pentanomial"].as_array().unwrap();
         c.iter().map(|c| c.as_u64().unwrap()).sum()
     };
-    let out = ayo()
-        .current_dir(dir.path())
-        .args([
-            "ladder",
-            "--variant",
-            "oware",
-            "--rungs",
-            "greedy",
-            "random",
-        ])
-        .args(["--pairs", "5", "--version", "4", "--out", "v4.json"])
-        .args(["--reuse", "v3.json"])
-        .output()
-        .unwrap();
+    let out = ladder_of(
+        &["greedy", "random"],
+        "5",
+        "4",
+        "v4.json",
+        &["--reuse", "v3.json"],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -621,21 +601,13 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         by(&v4, 0),
         serde_json::json!([{"version": 1, "pairs": 3}, {"version": 4, "pairs": 2}])
     );
-    let out = ayo()
-        .current_dir(dir.path())
-        .args([
-            "ladder",
-            "--variant",
-            "oware",
-            "--rungs",
-            "greedy",
-            "random",
-            "alphabeta:2",
-        ])
-        .args(["--pairs", "3", "--version", "5", "--out", "v5.json"])
-        .args(["--reuse", "v4.json", "--precision", "1"])
-        .output()
-        .unwrap();
+    let out = ladder_of(
+        &["greedy", "random", "alphabeta:2"],
+        "3",
+        "5",
+        "v5.json",
+        &["--reuse", "v4.json", "--precision", "1"],
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let v5 = read("v5.json");
