@@ -151,19 +151,18 @@ pub fn run(a: Args) -> Result<()> {
     let seconds = started.elapsed().as_secs_f64();
     let forfeits = failures.map(|f| f.load(Ordering::Relaxed));
     if let Some(out) = &a.out {
-        let json = serde_json::json!({
-            "agent": me,
-            "variant": ladder.rules_id(),
-            "ladder": path.display().to_string(),
-            "ladder_version": ladder.version,
-            "seconds": seconds,
-            "rating": rating,
-            "rungs": names,
-            "forfeits": forfeits,
-        });
-        let file = out.join("rating.json");
-        std::fs::write(&file, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("cannot write {}", file.display()))?;
+        RatingFile {
+            agent: me.clone(),
+            variant: ladder.rules_id(),
+            ladder: path.display().to_string(),
+            ladder_version: ladder.version,
+            seconds,
+            rating: rating.clone(),
+            rungs: names.clone(),
+            forfeits,
+            refit_from: None,
+        }
+        .write(out)?;
     }
     let source = path.display().to_string();
     print!("{}", rating.table(&ladder, &source, &me, &names, seconds));
@@ -176,6 +175,34 @@ pub fn run(a: Args) -> Result<()> {
     Ok(())
 }
 
+/// What `ayo rate --out DIR` writes to `DIR/rating.json`, and `--refit` reads back.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RatingFile {
+    agent: String,
+    /// `variant@version` of the games.
+    variant: String,
+    ladder: String,
+    ladder_version: u32,
+    /// The time the games took.
+    seconds: f64,
+    rating: Rating,
+    /// The ladder's rungs as `rating` numbers them.
+    rungs: Vec<String>,
+    /// An engine's forfeited games (`--engine`).
+    forfeits: Option<u32>,
+    /// The earlier `rating.json` whose games these are (`--refit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refit_from: Option<String>,
+}
+
+impl RatingFile {
+    fn write(&self, out: &Path) -> Result<()> {
+        let file = out.join("rating.json");
+        std::fs::write(&file, serde_json::to_string_pretty(self)? + "\n")
+            .with_context(|| format!("cannot write {}", file.display()))
+    }
+}
+
 /// `ayo rate --refit`: the games of the rating in `file` rated again on `ladder`, whose rungs
 /// are `names` with Elo `elo`; the new `rating.json` goes to `out`.
 fn refit(
@@ -186,19 +213,9 @@ fn refit(
     elo: &[f64],
     out: Option<&Path>,
 ) -> Result<()> {
-    #[derive(serde::Deserialize)]
-    struct Earlier {
-        agent: String,
-        variant: String,
-        ladder_version: u32,
-        seconds: f64,
-        rating: ayo_env::arena::ladder::Rating,
-        rungs: Vec<String>,
-        forfeits: Option<usize>,
-    }
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let earlier: Earlier = serde_json::from_str(&text).with_context(|| {
+    let earlier: RatingFile = serde_json::from_str(&text).with_context(|| {
         format!(
             "{} is not the rating.json of `ayo rate --out`",
             file.display()
@@ -236,28 +253,22 @@ fn refit(
         earlier.rating.elo,
         rating.elo
     );
+    let source = path.display().to_string();
+    let (agent, seconds) = (earlier.agent.clone(), earlier.seconds);
     if let Some(out) = out {
         std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
-        let json = serde_json::json!({
-            "agent": earlier.agent,
-            "variant": ladder.rules_id(),
-            "ladder": path.display().to_string(),
-            "ladder_version": ladder.version,
-            "seconds": earlier.seconds,
-            "rating": rating,
-            "rungs": names,
-            "forfeits": earlier.forfeits,
-            "refit_from": file.display().to_string(),
-        });
-        let file = out.join("rating.json");
-        std::fs::write(&file, serde_json::to_string_pretty(&json)? + "\n")
-            .with_context(|| format!("cannot write {}", file.display()))?;
+        RatingFile {
+            variant: ladder.rules_id(),
+            ladder: source.clone(),
+            ladder_version: ladder.version,
+            rating: rating.clone(),
+            rungs: names.to_vec(),
+            refit_from: Some(file.display().to_string()),
+            ..earlier
+        }
+        .write(out)?;
     }
-    let source = path.display().to_string();
-    print!(
-        "{}",
-        rating.table(ladder, &source, &earlier.agent, names, earlier.seconds)
-    );
+    print!("{}", rating.table(ladder, &source, &agent, names, seconds));
     Ok(())
 }
 
