@@ -534,13 +534,15 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         "{stderr}"
     );
     let (v1, v2) = (read("v1.json"), read("v2.json"));
-    let counts = |v: &serde_json::Value| -> Vec<u64> {
-        let c = v["links"][0]["pentanomial"].as_array().unwrap();
+    // A link's pentanomial counts, and the pairs they add up to.
+    let counts = |v: &serde_json::Value, link: usize| -> Vec<u64> {
+        let c = v["links"][link]["pentanomial"].as_array().unwrap();
         c.iter().map(|c| c.as_u64().unwrap()).collect()
     };
-    let mut flipped = counts(&v1);
+    let sum = |v: &serde_json::Value, link: usize| -> u64 { counts(v, link).iter().sum() };
+    let mut flipped = counts(&v1, 0);
     flipped.reverse();
-    assert_eq!(counts(&v2), flipped, "the same pairs from random's side");
+    assert_eq!(counts(&v2, 0), flipped, "the same pairs from random's side");
     let by = |v: &serde_json::Value, link: usize| v["links"][link]["played_by"].clone();
     assert_eq!(by(&v2, 0), serde_json::json!([{"version": 1, "pairs": 3}]));
     let score = |v: &serde_json::Value| v["links"][0]["score"].as_f64().unwrap();
@@ -549,13 +551,7 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         v2["links"][1].get("played_by").is_none(),
         "played by v2's command"
     );
-    let played: u64 = v2["links"][1]["pentanomial"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c.as_u64().unwrap())
-        .sum();
-    assert_eq!(played, 3);
+    assert_eq!(sum(&v2, 1), 3);
     assert_eq!(v2["rungs"][1]["games"], 12, "random: 3 pairs on each side");
     assert!(v2["command"].as_str().unwrap().contains("--reuse v1.json"));
 
@@ -578,10 +574,6 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
 
     // More pairs on kept links: each is topped up to --pairs, then, for --precision, to as
     // many as its interval needs (an unreachable ± 1 Elo: four times --pairs).
-    let sum = |v: &serde_json::Value, link: usize| -> u64 {
-        let c = v["links"][link]["pentanomial"].as_array().unwrap();
-        c.iter().map(|c| c.as_u64().unwrap()).sum()
-    };
     let out = ladder_of(
         &["greedy", "random"],
         "5",
