@@ -1,12 +1,13 @@
-//! The endgame table of `oware@1` against independent searches: every board of a small table
-//! against alpha-beta with the repetition memory to the end of the game, the exact game result
-//! (stores plus the entry) against a search of the real game (`Rules::play`: its repetition
-//! rule, its stop at 25), and the refusal of wrong and damaged files.
+//! The endgame tables of `oware@1` and `ayoayo@1` against independent searches: every board of
+//! a small table against alpha-beta with the repetition memory to the end of the game, the
+//! exact game result (stores plus the entry) against a search of the real game (`Rules::play`:
+//! its repetition rule, oware's stop at 25, ayoayo's odu, retaliation and exhaustion), and the
+//! refusal of wrong and damaged files.
 
 use ayo_env::arena::agents::{self, AlphaBeta, Mcts, WIN};
 use ayo_env::tablebase::search::check_layer;
 use ayo_env::tablebase::{
-    accuracy, build_tables, BuildEvent, Index, Oracle, Tablebase, TablebaseError,
+    accuracy, build_tables, BuildEvent, Game, Index, Node, Oracle, Tablebase, TablebaseError,
 };
 use ayo_env::{Agent, Player, Rules, Variant, VariantState};
 use std::path::PathBuf;
@@ -21,14 +22,25 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn small_table() -> (PathBuf, Tablebase) {
-    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    let dir = BUILT.get_or_init(|| {
-        let dir = temp_dir("small");
-        build_tables(&dir, SEEDS, |_| {}).unwrap();
+/// The table of `game` up to `seeds` seeds in the temporary folder `name`, built once (`built`)
+/// for every test that asks.
+fn shared_table(
+    built: &'static std::sync::OnceLock<PathBuf>,
+    name: &str,
+    game: Game,
+    seeds: usize,
+) -> (PathBuf, Tablebase) {
+    let dir = built.get_or_init(|| {
+        let dir = temp_dir(name);
+        build_tables(&dir, game, seeds, |_| {}).unwrap();
         dir
     });
     (dir.clone(), Tablebase::open(dir).unwrap())
+}
+
+fn small_table() -> (PathBuf, Tablebase) {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    shared_table(&BUILT, "small", Game::Oware, SEEDS)
 }
 
 /// Every entry of the layers up to 3 seeds proved by alpha-beta over the game with its
@@ -161,10 +173,10 @@ fn stores_plus_an_exact_entry_give_the_real_games_result() {
 fn a_build_resumes_at_the_first_missing_layer() {
     let (small, _) = small_table();
     let dir = temp_dir("resume");
-    build_tables(&dir, 4, |_| {}).unwrap();
+    build_tables(&dir, Game::Oware, 4, |_| {}).unwrap();
     std::fs::remove_file(dir.join("oware-04.egtb")).unwrap();
     let (mut kept, mut built) = (vec![], vec![]);
-    build_tables(&dir, 5, |event| match event {
+    build_tables(&dir, Game::Oware, 5, |event| match event {
         BuildEvent::Kept(s) => kept.push(s.seeds),
         BuildEvent::Built(s) => built.push(s.seeds),
         BuildEvent::Progress { .. } => {}
@@ -402,4 +414,206 @@ fn move_labels_agree_with_the_table_and_the_real_game() {
         }
     }
     assert!(moves > 500, "{moves} moves");
+}
+
+/// The small `ayoayo` table the tests share: every position (board and each side's odu) of at
+/// most `AYOAYO_SEEDS` seeds.
+const AYOAYO_SEEDS: usize = 6;
+
+fn ayoayo_table() -> (PathBuf, Tablebase) {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    shared_table(&BUILT, "ayoayo", Game::Ayoayo, AYOAYO_SEEDS)
+}
+
+/// The final store difference for the player to move of a real game under best play for it:
+/// negamax over `Rules::play` to the end (its own repetition memory, odu, retaliation and
+/// exhaustion); `None` past `cap` nodes.
+fn final_difference(rules: &Variant, s: &VariantState, cap: u64) -> Option<i32> {
+    fn negamax(
+        rules: &Variant,
+        s: &VariantState,
+        mut alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+        cap: u64,
+    ) -> Option<i32> {
+        *nodes += 1;
+        if *nodes > cap {
+            return None;
+        }
+        let p = rules.to_play(s).expect("a live game");
+        let mut best = i32::MIN;
+        for a in rules.legal_actions(s) {
+            let mut next = s.clone();
+            rules.play(&mut next, a).unwrap();
+            let v = match rules.to_play(&next) {
+                None => {
+                    let scores = rules.scores(&next);
+                    scores[p.index()] - scores[(!p).index()]
+                }
+                Some(q) => {
+                    assert_ne!(q, p, "the players alternate");
+                    -negamax(rules, &next, -beta, -alpha, nodes, cap)?
+                }
+            };
+            best = best.max(v);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+    let mut nodes = 0;
+    negamax(rules, s, -100, 100, &mut nodes, cap)
+}
+
+/// Every position of the `ayoayo` table against the real game: South to move with the node's
+/// board and odu flags, the other seeds split between the stores; where the game is over at
+/// once (retaliation, exhaustion) the entry is its final difference, else a search of the real
+/// game finds a final difference inside the entry's bounds plus the stores (equal to an exact
+/// one). Every position of up to 4 seeds and a sample of 1,500 of each larger layer are
+/// searched within 20,000 nodes; those over the cap are counted (the real game's search
+/// carries its memory and remembers nothing, so long cycles pass any cap: 100,000 proves no
+/// more). Then the table's own check
+/// (`check_layer`, alpha-beta with the repetition memory) proves every position of up to 3
+/// seeds to the end.
+#[test]
+fn the_ayoayo_table_agrees_with_the_real_game() {
+    let (_, table) = ayoayo_table();
+    let game = Game::Ayoayo;
+    assert_eq!(table.game(), game);
+    let rules = game.rules();
+    let (mut over, mut searched, mut exact, mut capped) = (0, 0, 0, 0);
+    for seeds in 0..=AYOAYO_SEEDS {
+        let nodes = game.nodes(seeds);
+        let ranks: Vec<u64> = if seeds <= 4 {
+            (0..nodes).collect()
+        } else {
+            (0..1_500u64).map(|i| i * 7_919 % nodes).collect()
+        };
+        let cap = 20_000;
+        for rank in ranks {
+            let node = game.unrank(rank, seeds);
+            let rest = 48 - seeds as u8;
+            let stores = [rest / 2, rest - rest / 2];
+            let d = stores[0] as i32 - stores[1] as i32;
+            let state = game.state_at(&node, stores).unwrap();
+            let entry = table.probe_node(&node).unwrap();
+            let Some(mover) = rules.to_play(&state) else {
+                let scores = rules.scores(&state);
+                assert!(entry.is_exact(), "{node:?}: over, {entry:?}");
+                assert_eq!(scores[0] - scores[1], d + entry.lo as i32, "{node:?}");
+                over += 1;
+                continue;
+            };
+            assert_eq!(mover, Player::South);
+            assert_eq!(
+                table.probe(&state),
+                Some(entry),
+                "{node:?}: the game's probe"
+            );
+            let Some(real) = final_difference(&rules, &state, cap) else {
+                capped += 1;
+                continue;
+            };
+            searched += 1;
+            let (lo, hi) = (d + entry.lo as i32, d + entry.hi as i32);
+            assert!(
+                lo <= real && real <= hi,
+                "{node:?}: the real game ends {real}, the entry says [{lo}, {hi}]"
+            );
+            exact += entry.is_exact() as u32;
+        }
+    }
+    eprintln!("ayoayo: {over} over at once, {searched} searched ({exact} exact), {capped} capped");
+    assert!(
+        over > 1000 && searched > 1500 && exact > 1000,
+        "{over} over, {searched} searched, {exact} exact"
+    );
+    for seeds in 0..=3 {
+        let check = check_layer(&table, seeds, None, false, 1_000_000);
+        assert!(check.wrong.is_empty(), "layer {seeds}: {:?}", check.wrong);
+        assert_eq!(check.capped, 0, "layer {seeds}");
+        assert_eq!(check.searched, game.nodes(seeds));
+    }
+}
+
+/// A position reached by an odu keeps the table's value: the odu is a quiet move, and the
+/// flags it sets make every earlier position unrepeatable, so the child's fresh-memory entry
+/// is exact for the parent. Here South's odu from his pit e into f, the table's node and the
+/// real game's agree on the flags from the next mover's view.
+#[test]
+fn an_odu_moves_to_the_other_flags_seen_from_the_next_mover() {
+    let (_, table) = ayoayo_table();
+    let game = Game::Ayoayo;
+    let mut pits = [0u8; 12];
+    pits[4] = 3;
+    pits[7] = 2;
+    let node = Node { pits, side: 0 };
+    let rules = game.rules();
+    let mut state = game.state_at(&node, [21, 22]).unwrap();
+    let odu_e = 6 + 4;
+    let ayo_env::tablebase::Move::Quiet { node: child } = game.play(&node, odu_e) else {
+        panic!("an odu captures nothing");
+    };
+    rules.play(&mut state, odu_e).unwrap();
+    assert_eq!(game.node_of(&state), Some(child));
+    assert_eq!(child.side, 2, "North to move: his odu free, South's used");
+    assert!(table.probe_node(&child).is_some());
+}
+
+/// A folder holds one game's table: an `ayoayo` table is opened as one, refused for `oware`
+/// (and the reverse), and a build of another game into its folder is refused.
+#[test]
+fn a_table_serves_its_own_game_only() {
+    let (ayoayo_dir, ayoayo) = ayoayo_table();
+    let (oware_dir, oware) = small_table();
+    let oware_rules: Variant = "oware".parse().unwrap();
+    let ayoayo_rules: Variant = "ayoayo".parse().unwrap();
+    assert!(ayoayo.check_variant(&ayoayo_rules).is_ok());
+    let msg = ayoayo.check_variant(&oware_rules).unwrap_err().to_string();
+    assert!(msg.contains("ayoayo@1") && msg.contains("oware@1"), "{msg}");
+    assert!(oware.check_variant(&ayoayo_rules).is_err());
+    let other_limit = Variant::new("ayoayo", &[("max_chain_pits".into(), "none".into())]).unwrap();
+    assert!(ayoayo.check_variant(&other_limit).is_err());
+    let e = build_tables(&oware_dir, Game::Ayoayo, 2, |_| {}).unwrap_err();
+    assert!(matches!(e, TablebaseError::OtherGame { .. }), "{e}");
+    let e = build_tables(&ayoayo_dir, Game::Oware, 2, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("ayoayo@1"), "{e}");
+    // An oware game is not in an ayoayo table, whatever its board.
+    let game = oware_rules
+        .parse_notation("0 0 0 0 0 1 2 1 0 0 0 0 | 20 24 | 0")
+        .unwrap();
+    assert_eq!(ayoayo.probe(&game), None);
+}
+
+/// `alphabeta:2+tb` on `ayoayo`: wherever it proves a result on positions of 6 seeds (fresh
+/// memory, stores level), it is the table's result, and it proves more than `alphabeta:2`.
+#[test]
+fn an_ayoayo_search_with_the_table_proves_its_result() {
+    let (dir, _) = ayoayo_table();
+    let table = Arc::new(Tablebase::open(&dir).unwrap());
+    let game = Game::Ayoayo;
+    let rules = game.rules();
+    let (mut checked, mut proven, mut without) = (0, 0, 0);
+    for rank in (0..game.nodes(AYOAYO_SEEDS)).step_by(5) {
+        let node = game.unrank(rank, AYOAYO_SEEDS);
+        let state = game.state_at(&node, [21, 21]).unwrap();
+        let Some(truth) = table.solve(&state).map(|s| s.result) else {
+            continue;
+        };
+        let (_, score, _) = AlphaBeta::new(2, 1).search_with(&rules, &state, &*table);
+        if score.abs() >= WIN / 2 {
+            assert_eq!(score.signum(), truth, "{node:?}: score {score}");
+            proven += 1;
+        }
+        without += (AlphaBeta::new(2, 1).search(&rules, &state).1.abs() >= WIN / 2) as u32;
+        checked += 1;
+    }
+    eprintln!("{checked} positions: {proven} proven with the table, {without} without");
+    assert!(
+        checked > 1000 && proven > without,
+        "{checked}: {proven} > {without}?"
+    );
 }

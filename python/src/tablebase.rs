@@ -1,19 +1,19 @@
-//! `ayo.Tablebase`: an `oware` endgame table (built by `ayo egtb build` or `Tablebase.build`),
+//! `ayo.Tablebase`: an `oware` or `ayoayo` endgame table (built by `ayo egtb build` or
+//! `Tablebase.build`),
 //! probed one game at a time or over every game of a `VecEnv` (numpy out).
 
 use crate::game::Game;
 use crate::vec_env::VecEnv;
-use ayo_env::tablebase::{self, board_of, build_tables, decide, Entry, Oracle};
-use ayo_env::VariantState;
+use ayo_env::tablebase::{self, build_tables, decide, Entry, Node, Oracle};
 use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The exact value, or bounds on it, of every `oware` board with at most `max_seeds` seeds:
-/// the margin its mover will still make under best play from a fresh repetition memory
-/// (docs/tablebase.md).
+/// The exact value, or bounds on it, of every `oware` (or `ayoayo`) position with at most
+/// `max_seeds` seeds on the board: the margin its mover will still make under best play from a
+/// fresh repetition memory (docs/tablebase.md).
 ///
 /// ```python
 /// tb = ayo.Tablebase("tables/oware")
@@ -48,18 +48,29 @@ impl Tablebase {
         })
     }
 
-    /// Builds the table of every board with at most `seeds` seeds into `path` (resuming at its
-    /// first missing layer) and opens it. A few seconds up to 8 seeds; see docs/tablebase.md.
+    /// Builds the table of `variant` (`oware`, or `ayoayo`) of every position with at most
+    /// `seeds` seeds into `path` (resuming at its first missing layer) and opens it. A few
+    /// seconds up to 8 seeds in `oware`; see docs/tablebase.md.
     #[staticmethod]
-    fn build(py: Python<'_>, path: PathBuf, seeds: usize) -> PyResult<Self> {
+    #[pyo3(signature = (path, seeds, variant = "oware"))]
+    fn build(py: Python<'_>, path: PathBuf, seeds: usize, variant: &str) -> PyResult<Self> {
         if seeds > 24 {
             return Err(PyValueError::new_err(format!(
                 "seeds {seeds}: expected at most 24 (see docs/tablebase.md for the time per layer)"
             )));
         }
-        py.detach(|| build_tables(&path, seeds, |_| {}))
+        let rules = ayo_env::Variant::new(variant, &[]).map_err(error)?;
+        let game = tablebase::Game::of(&rules)
+            .ok_or_else(|| error(tablebase::TablebaseError::Variant(ayo_env::Rules::id(&rules))))?;
+        py.detach(|| build_tables(&path, game, seeds, |_| {}))
             .map_err(error)?;
         Tablebase::new(path)
+    }
+
+    /// The variant the table is of (`oware@1`, `ayoayo@1`).
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.table.game().rules_id()
     }
 
     /// The most seeds a board in the table holds.
@@ -68,8 +79,8 @@ impl Tablebase {
         self.table.max_seeds()
     }
 
-    /// The bounds `(lo, hi)` of the value of `game`'s board for its mover (exact when equal),
-    /// or `None` for a finished game, another variant or a board with more seeds. The value
+    /// The bounds `(lo, hi)` of the value of `game`'s position for its mover (exact when
+    /// equal), or `None` for a finished game, another variant or a board with more seeds. The value
     /// is the game's where the move into it captured (see `solve`).
     fn probe(&self, game: &Game) -> Option<(i32, i32)> {
         self.table.probe(&game.state).map(bounds)
@@ -82,9 +93,9 @@ impl Tablebase {
         self.table.solve(&game.state).map(|s| s.result)
     }
 
-    /// The entries of many boards, int8 `[N, 12]` each from its mover's view (his row first),
-    /// as two int8 arrays `lo`, `hi` `[N]`; a board the table does not hold gets `lo = 1,
-    /// hi = -1` (an empty interval).
+    /// The entries of many boards, int8 `[N, 12]` each from its mover's view (his row first;
+    /// in `ayoayo` with both odu available), as two int8 arrays `lo`, `hi` `[N]`; a board the
+    /// table does not hold gets `lo = 1, hi = -1` (an empty interval).
     fn probe_boards<'py>(
         &self,
         py: Python<'py>,
@@ -97,9 +108,9 @@ impl Tablebase {
             )));
         }
         let flat = boards.as_slice().map_err(error)?;
-        let pits: Vec<[u8; 12]> = flat
+        let pits: Vec<Node> = flat
             .chunks_exact(12)
-            .map(|c| c.try_into().expect("rows of 12"))
+            .map(|c| Node::board(c.try_into().expect("rows of 12")))
             .collect();
         let mut out = vec![Entry { lo: 1, hi: -1 }; pits.len()];
         py.detach(|| self.table.probe_many(&pits, &mut out));
@@ -123,9 +134,10 @@ impl Tablebase {
         let states = env.env.states();
         let table = &self.table;
         let (entries, results) = py.detach(|| {
-            let pits: Vec<[u8; 12]> = states
+            let game = table.game();
+            let pits: Vec<Node> = states
                 .iter()
-                .map(|s| board_of(s).unwrap_or([u8::MAX; 12]))
+                .map(|s| game.node_of(s).unwrap_or(Node::board([u8::MAX; 12])))
                 .collect();
             let mut entries = vec![Entry { lo: 1, hi: -1 }; pits.len()];
             table.probe_many(&pits, &mut entries);
@@ -133,10 +145,7 @@ impl Tablebase {
             let results: Vec<i8> = states
                 .iter()
                 .zip(&entries)
-                .map(|(s, &e)| match s {
-                    VariantState::Oware(s) => decide(s, e).map_or(-2, |s| s.result as i8),
-                    _ => -2,
-                })
+                .map(|(s, &e)| decide(s, e).map_or(-2, |s| s.result as i8))
                 .collect();
             (entries, results)
         });

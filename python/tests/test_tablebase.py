@@ -70,3 +70,18 @@ def test_bad_input_names_the_value(tmp_path):
 def test_boards_of_the_wrong_shape_are_refused(table):
     with pytest.raises(ValueError, match=r"\[N, 12\]"):
         table.probe_boards(np.zeros((3, 11), dtype=np.uint8))
+
+
+def test_an_ayoayo_table_probes_board_and_odu(tmp_path):
+    # South (odu used) to move, his only seed in pit f: it makes North's a 3, which he takes
+    # (3 seeds). North is left with b (2 seeds) against an empty South row; North moves next,
+    # so retaliation does not apply, and both rows hold <= 2: exhaustion, each keeps his own
+    # row. South's only move is worth 3 - 2 = 1 to him.
+    table = ayo.Tablebase.build(tmp_path / "ayoayo", 5, variant="ayoayo")
+    assert table.rules == "ayoayo@1"
+    game = ayo.Game.from_notation("ayoayo", "0 0 0 0 0 1 2 2 0 0 0 0 | 21 22 | 0 | odu 1 0")
+    assert table.probe(game) == (1, 1)
+    assert table.solve(game) == 0  # 21 + 3 against 22 + 2: level
+    assert table.probe(ayo.Game("oware")) is None  # another variant
+    with pytest.raises(ValueError, match="ayo@1"):
+        ayo.Tablebase.build(tmp_path / "ayo", 3, variant="ayo")

@@ -464,7 +464,7 @@ impl NetAgent {
 pub const PLAYER_SPECS: &str = "random, greedy, alphabeta:D, alphabeta@TIME, mcts:N, or a \
      checkpoint file with its simulations PATH[:SIMS] or its time per move PATH@TIME (1s, 0.5s, \
      250ms), searching by alpha-beta with the network's values as PATH@TIME+ab; a searching \
-     player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table; any player \
+     player +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an endgame table (oware, ayoayo); any player \
      +book=FILE (last) plays a book of moves (`ayo book`) where it has one";
 
 /// The end of a timed checkpoint's spec that makes it search by alpha-beta
@@ -487,12 +487,8 @@ pub enum PlayerError {
     Bad { spec: String, reason: String },
     #[error(transparent)]
     BookRules(#[from] ayo_env::arena::book::BookRulesError),
-    #[error("bad agent spec {spec:?}: its endgame table is of {table}, not of {variant}")]
-    TableVariant {
-        spec: String,
-        table: &'static str,
-        variant: String,
-    },
+    #[error("bad agent spec {spec:?}: its endgame table: {reason}")]
+    TableVariant { spec: String, reason: String },
 }
 
 /// A checkpoint path and its search budget, when `spec` names an existing file: `PATH`
@@ -636,13 +632,14 @@ pub fn load_player(
         })?;
         return Ok(Box::new(engine));
     }
-    let table = ayo_env::tablebase::RULES_ID;
-    if ayo_env::arena::agents::split_table(spec)?.1.is_some() && rules.id() != table {
-        return Err(PlayerError::TableVariant {
-            spec: spec.to_string(),
-            table,
-            variant: rules.id(),
-        });
+    if let Some(dir) = ayo_env::arena::agents::split_table(spec)?.1 {
+        let table = ayo_env::arena::agents::open_table(spec, &dir)?;
+        table
+            .check_variant(rules)
+            .map_err(|e| PlayerError::TableVariant {
+                spec: spec.to_string(),
+                reason: e.to_string(),
+            })?;
     }
     let player = parse_player(spec, default_sims, seed)?;
     player.check_rules(rules)?;

@@ -7,7 +7,7 @@
 //! move by alpha-beta with the repetition memory ([`Search::move_at_least`]), within a node cap.
 
 use super::search::Search;
-use super::{board_of, memory_is_fresh, Tablebase};
+use super::{memory_is_fresh, Tablebase};
 use crate::action::Action;
 use crate::rules::Rules;
 use crate::variant::{Variant, VariantState};
@@ -56,7 +56,7 @@ impl Labels {
     }
 }
 
-/// The labels of `state` (a game of `oware`), or `None` where it does not qualify: the memory
+/// The labels of `state` (a game of the table's game), or `None` where it does not qualify: the memory
 /// not fresh, the board outside the table or its entry inexact, or a move's test past the cap.
 /// A move keeps the result when its worth `w` gives the stores' difference `d` the sign of
 /// `d + value` (null-window searches: `w ≥ −d + 1` for a win, `w ≥ −d` for a draw; in a lost
@@ -65,9 +65,10 @@ pub fn label(table: &Tablebase, rules: &Variant, state: &VariantState) -> Option
     if !memory_is_fresh(state) {
         return None;
     }
-    let pits = board_of(state)?;
-    let seeds: usize = pits.iter().map(|&s| s as usize).sum();
-    let entry = table.probe_board(&pits).filter(|e| e.is_exact())?;
+    let game = table.game();
+    let node = game.node_of(state)?;
+    let seeds = node.seeds();
+    let entry = table.probe_node(&node).filter(|e| e.is_exact())?;
     let value = entry.lo as i32;
     let mover = rules.to_play(state)?;
     let scores = rules.scores(state);
@@ -77,19 +78,19 @@ pub fn label(table: &Tablebase, rules: &Variant, state: &VariantState) -> Option
         0 => Some(-stores),
         _ => None,
     };
-    let mut search = Search::new(MOVE_CAP, Some((table, seeds)));
+    let mut search = Search::new(game, MOVE_CAP, Some((table, seeds)));
     let mut moves = Vec::new();
-    for action in super::legal(&pits).iter() {
-        let keeps_margin = search.move_at_least(&pits, action, value)?;
+    for action in game.legal(&node).iter() {
+        let keeps_margin = search.move_at_least(&node, action, value)?;
         let keeps_result = match result_at {
             Some(t) if t == value => keeps_margin,
-            Some(t) => search.move_at_least(&pits, action, t)?,
+            Some(t) => search.move_at_least(&node, action, t)?,
             None => true,
         };
         let worth = if keeps_margin {
             Some(value)
         } else {
-            search.move_value(&pits, action)
+            search.move_value(&node, action)
         };
         moves.push(MoveLabel {
             action,

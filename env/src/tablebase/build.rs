@@ -9,16 +9,18 @@
 //! depends on the memory; there the build keeps bounds that hold for every memory and tightens
 //! them to a fixpoint (docs/tablebase.md, "Semantics").
 
-use super::index::{next_board, Index};
-use super::{legal, play, terminal_value, Entry, Move};
-use crate::board::{Pits, PITS};
+use super::game::{rows_margin, Game, Move, Node, Turn};
+use super::index::next_board;
+use super::Entry;
+use crate::board::PITS;
+use rayon::prelude::*;
 
 /// What the build of one layer found.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LayerStats {
     /// Seeds on the board.
     pub seeds: u8,
-    /// Boards in the layer.
+    /// Entries in the layer (boards times the states beside a board).
     pub boards: u64,
     /// Boards whose entry is exact.
     pub exact: u64,
@@ -29,19 +31,23 @@ pub struct LayerStats {
     pub largest_component: u64,
     /// Sweeps of the bound fixpoint, over all components.
     pub sweeps: u64,
+    /// Boards on cycles whose value retrograde analysis proves without repetition
+    /// (`build::resolve`; the others are searched along their lines).
+    #[serde(default)]
+    pub resolved: u64,
     /// Wall seconds and the layer's working memory (bytes) during its build.
     pub seconds: f64,
     pub memory_bytes: u64,
 }
 
 /// The entries of the finished layers, by seeds.
-pub trait Finished {
-    fn entry(&self, pits: &Pits, seeds: usize) -> Entry;
+pub trait Finished: Sync {
+    fn entry(&self, game: Game, node: &Node, seeds: usize) -> Entry;
 }
 
 impl Finished for [Vec<Entry>] {
-    fn entry(&self, pits: &Pits, seeds: usize) -> Entry {
-        self[seeds][Index::get().rank(pits) as usize]
+    fn entry(&self, game: Game, node: &Node, seeds: usize) -> Entry {
+        self[seeds][game.rank(node) as usize]
     }
 }
 
@@ -54,28 +60,27 @@ fn after_capture(taken: u8, child: Entry) -> (i32, i32) {
     )
 }
 
-/// The bounds of a board's value (its mover's view, `pits` his row first) from its moves:
-/// captures are valued from `lower`, quiet moves by `quiet` (the bounds of the move's worth to
-/// the mover, given the child from its own mover's view). A board without a legal move ends
-/// the game: each side keeps its own row.
+/// The bounds of a node's value from its moves: captures are valued from `lower`, quiet moves
+/// by `quiet` (the bounds of the move's worth to the mover, given the child). A node where the
+/// game is over is worth its margin.
 fn evaluate(
-    pits: &Pits,
+    game: Game,
+    node: &Node,
     seeds: usize,
     lower: &(impl Finished + ?Sized),
-    mut quiet: impl FnMut(&Pits) -> (i32, i32),
+    mut quiet: impl FnMut(&Node) -> (i32, i32),
 ) -> Entry {
-    let mask = legal(pits);
-    if mask.is_empty() {
-        let v = terminal_value(pits) as i8;
-        return Entry { lo: v, hi: v };
-    }
+    let mask = match game.turn(node) {
+        Turn::Over(v) => return Entry::exact(v),
+        Turn::Moves(mask) => mask,
+    };
     let (mut lo, mut hi) = (i32::MIN, i32::MIN);
     for a in mask.iter() {
-        let (l, h) = match play(pits, a) {
-            Move::Capture { taken, pits: child } => {
-                after_capture(taken, lower.entry(&child, seeds - taken as usize))
+        let (l, h) = match game.play(node, a) {
+            Move::Capture { taken, node: child } => {
+                after_capture(taken, lower.entry(game, &child, seeds - taken as usize))
             }
-            Move::Quiet { pits: child } => quiet(&child),
+            Move::Quiet { node: child } => quiet(&child),
         };
         lo = lo.max(l);
         hi = hi.max(h);
@@ -88,28 +93,28 @@ fn evaluate(
 
 /// The margin of the game ended by the repetition rule right after the move into `child`
 /// (the child from its own mover's view), for the player who moved: his row minus the other's.
-fn repetition_value(child: &Pits) -> i32 {
-    -terminal_value(child)
+fn repetition_value(child: &Node) -> i32 {
+    -rows_margin(&child.pits)
 }
 
 const UNSEEN: u32 = u32::MAX;
 
 /// Tarjan's depth-first walk over a layer: each board's discovery order and low link (after
 /// its component is finished, `low` holds its place in the component), which boards are on the
-/// stack of the components not yet finished, and the frames (a board, its pits, the next
+/// stack of the components not yet finished, and the frames (a node, its rank, the next
 /// action to follow).
 struct Walk {
     order: Vec<u32>,
     low: Vec<u32>,
     on_stack: Vec<bool>,
     stack: Vec<u32>,
-    frames: Vec<(u32, Pits, u8)>,
+    frames: Vec<(u32, Node, u8)>,
     next_order: u32,
 }
 
 impl Walk {
-    /// Discovers the board `v` and starts following its moves.
-    fn enter(&mut self, v: usize, pits: Pits) {
+    /// Discovers the node `v` and starts following its moves.
+    fn enter(&mut self, v: usize, pits: Node) {
         self.order[v] = self.next_order;
         self.low[v] = self.next_order;
         self.next_order += 1;
@@ -119,16 +124,16 @@ impl Walk {
     }
 }
 
-/// Builds the layer of `seeds` seeds from the finished smaller layers. `progress(done, all)`
-/// is called now and then with the boards valued so far.
+/// Builds the layer of `seeds` seeds of `game` from the finished smaller layers.
+/// `progress(done, all)` is called now and then with the nodes valued so far.
 pub fn build_layer(
+    game: Game,
     seeds: usize,
     lower: &(impl Finished + ?Sized),
     mut progress: impl FnMut(u64, u64),
 ) -> (Vec<Entry>, LayerStats) {
     let started = std::time::Instant::now();
-    let index = Index::get();
-    let boards = index.boards(seeds);
+    let boards = game.nodes(seeds);
     assert!(
         boards < UNSEEN as u64,
         "a layer of {seeds} seeds has too many boards for u32 ids"
@@ -151,20 +156,23 @@ pub fn build_layer(
     let mut component: Vec<u32> = Vec::new();
     let mut valued = 0u64;
 
-    let mut root_pits = [0u8; PITS];
-    root_pits[PITS - 1] = seeds as u8;
+    let mut root_node = Node {
+        pits: [0u8; PITS],
+        side: 0,
+    };
+    root_node.pits[PITS - 1] = seeds as u8;
     let mut root = 0usize;
     loop {
         if walk.order[root] == UNSEEN {
-            walk.enter(root, root_pits);
-            while let Some(&mut (v, pits, ref mut next)) = walk.frames.last_mut() {
-                let mask = legal(&pits);
-                if let Some(a) = (*next..PITS as u8 / 2).find(|&a| mask.contains(a)) {
+            walk.enter(root, root_node);
+            while let Some(&mut (v, node, ref mut next)) = walk.frames.last_mut() {
+                let mask = game.legal(&node);
+                if let Some(a) = (*next..game.actions()).find(|&a| mask.contains(a)) {
                     *next = a + 1;
-                    let Move::Quiet { pits: child } = play(&pits, a) else {
+                    let Move::Quiet { node: child } = game.play(&node, a) else {
                         continue;
                     };
-                    let c = index.rank(&child) as usize;
+                    let c = game.rank(&child) as usize;
                     if walk.order[c] == UNSEEN {
                         walk.enter(c, child);
                     } else if walk.on_stack[c] {
@@ -174,7 +182,14 @@ pub fn build_layer(
                 }
                 walk.frames.pop();
                 let v = v as usize;
-                if walk.low[v] == walk.order[v] {
+                if walk.low[v] != walk.order[v] {
+                    // Not the root of its component: its parent reaches what it reaches.
+                    let &(parent, _, _) = walk.frames.last().expect("a root ends every walk");
+                    let p = parent as usize;
+                    walk.low[p] = walk.low[p].min(walk.low[v]);
+                } else {
+                    // The root of a component: the boards above it on the stack. (Its parent's
+                    // low link needs nothing from it, and `low` now holds places.)
                     component.clear();
                     loop {
                         let w = walk
@@ -187,6 +202,7 @@ pub fn build_layer(
                         }
                     }
                     value_component(
+                        game,
                         &component,
                         seeds,
                         lower,
@@ -203,17 +219,19 @@ pub fn build_layer(
                         progress(valued, boards);
                     }
                 }
-                if let Some(&(parent, _, _)) = walk.frames.last() {
-                    let p = parent as usize;
-                    walk.low[p] = walk.low[p].min(walk.low[v]);
-                }
             }
         }
         root += 1;
-        if !next_board(&mut root_pits) {
-            break;
+        if !next_board(&mut root_node.pits) {
+            if root_node.side + 1 == game.sides() {
+                break;
+            }
+            root_node.side += 1;
+            root_node.pits = [0u8; PITS];
+            root_node.pits[PITS - 1] = seeds as u8;
         }
     }
+    assert!(walk.stack.is_empty(), "every board of the layer is valued");
     progress(boards, boards);
     stats.exact = entries.iter().filter(|e| e.lo == e.hi).count() as u64;
     stats.seconds = started.elapsed().as_secs_f64();
@@ -230,8 +248,10 @@ pub fn build_layer(
 /// exactly; with one board fewer in the memory, it is worth `e(y)` or the opposite of `I(y)`,
 /// and so on. The intervals only widen from one step to the next and stop at a fixpoint, which
 /// then holds for memories of any size. The entry (the memory holding the board alone) is
-/// then searched `depth` plies with the memory along each line, `I` at the leaves.
+/// then the value retrograde analysis proves without repetition ([`resolve`]), or else
+/// searched `depth` plies with the memory along each line, `I` at the leaves.
 fn value_component(
+    game: Game,
     component: &[u32],
     seeds: usize,
     lower: &(impl Finished + ?Sized),
@@ -240,25 +260,27 @@ fn value_component(
     inside: &[bool],
     stats: &mut LayerStats,
 ) {
-    let index = Index::get();
     if let [v] = *component {
-        let pits = index.unrank(v as u64, seeds);
-        entries[v as usize] = evaluate(&pits, seeds, lower, |child| outside(child, entries));
+        let node = game.unrank(v as u64, seeds);
+        entries[v as usize] = evaluate(game, &node, seeds, lower, |child| {
+            outside(game, child, entries)
+        });
         return;
     }
     stats.on_cycles += component.len() as u64;
     stats.cyclic_components += 1;
     stats.largest_component = stats.largest_component.max(component.len() as u64);
-    let boards: Vec<Pits> = component
+    let nodes: Vec<Node> = component
         .iter()
         .enumerate()
         .map(|(i, &v)| {
             place[v as usize] = i as u32;
-            index.unrank(v as u64, seeds)
+            game.unrank(v as u64, seeds)
         })
         .collect();
-    let component_bounds = |child: &Pits, bounds: Option<&[Entry]>| {
-        let c = index.rank(child) as usize;
+    let place: &[u32] = place;
+    let component_bounds = |child: &Node, bounds: Option<&[Entry]>| {
+        let c = game.rank(child) as usize;
         if !inside[c] {
             return None;
         }
@@ -271,20 +293,21 @@ fn value_component(
             }
         })
     };
-    let mut bounds: Vec<Entry> = boards
+    let mut bounds: Vec<Entry> = nodes
         .iter()
-        .map(|pits| {
-            evaluate(pits, seeds, lower, |child| {
-                component_bounds(child, None).unwrap_or_else(|| outside(child, entries))
+        .map(|node| {
+            evaluate(game, node, seeds, lower, |child| {
+                component_bounds(child, None).unwrap_or_else(|| outside(game, child, entries))
             })
         })
         .collect();
     loop {
         stats.sweeps += 1;
         let mut changed = false;
-        for (i, pits) in boards.iter().enumerate() {
-            let new = evaluate(pits, seeds, lower, |child| {
-                component_bounds(child, Some(&bounds)).unwrap_or_else(|| outside(child, entries))
+        for (i, node) in nodes.iter().enumerate() {
+            let new = evaluate(game, node, seeds, lower, |child| {
+                component_bounds(child, Some(&bounds))
+                    .unwrap_or_else(|| outside(game, child, entries))
             });
             let wider = Entry {
                 lo: new.lo.min(bounds[i].lo),
@@ -299,23 +322,93 @@ fn value_component(
             break;
         }
     }
-    let mut line = Vec::new();
-    for (i, pits) in boards.iter().enumerate() {
-        line.clear();
-        line.push(component[i]);
-        let searched = Line {
-            seeds,
-            lower,
-            entries,
-            place,
-            inside,
-            bounds: &bounds,
+    let resolved = resolve(game, &nodes, seeds, lower, entries, place, inside, &bounds);
+    stats.resolved += resolved.iter().filter(|r| r.is_some()).count() as u64;
+    // Each entry's search reads only the finished entries and the bounds: the component's
+    // boards are searched in parallel, on every core. A board resolved without repetition
+    // needs no search.
+    let line = Line {
+        game,
+        seeds,
+        lower,
+        entries,
+        place,
+        inside,
+        bounds: &bounds,
+    };
+    let searched: Vec<Entry> = nodes
+        .par_iter()
+        .enumerate()
+        .with_min_len(64)
+        .map(|(i, node)| {
+            if let Some(v) = resolved[i] {
+                debug_assert!(bounds[i].lo <= v && v <= bounds[i].hi, "{node:?}");
+                return Entry::exact(v as i32);
+            }
+            let searched = line.entry(node, component[i]);
+            Entry {
+                lo: searched.lo.max(bounds[i].lo),
+                hi: searched.hi.min(bounds[i].hi),
+            }
+        })
+        .collect();
+    for (&v, e) in component.iter().zip(searched) {
+        entries[v as usize] = e;
+    }
+}
+
+/// The boards of a component whose value from a fresh memory retrograde analysis proves
+/// without any repetition, and that value (`None` for the others).
+///
+/// A board is *resolved* once its moves' worths pin its value: a capture or a move out of the
+/// component is worth exactly the finished entry's; a move to a board `y` resolved before it
+/// exactly `−R(y)`; a move to a board not yet resolved within the bounds that hold for every
+/// memory, a repetition included (`e(y)` or `−I(y)`, as in the fixpoint). Sweeps resolve
+/// boards until none changes. Why `R(x)` is the value from a fresh memory: along the lines
+/// that prove it (every move of one side, the best of the other) each resolved board was
+/// resolved before the one before it, so no such line returns to a board it has passed and
+/// the resolved boards' values hold with that memory; every other move is bounded for any
+/// memory. (Aalina's table keeps such repetition-free values, with "unknown" where this uses
+/// the bounds `I`.)
+#[allow(clippy::too_many_arguments)]
+fn resolve(
+    game: Game,
+    nodes: &[Node],
+    seeds: usize,
+    lower: &(impl Finished + ?Sized),
+    entries: &[Entry],
+    place: &[u32],
+    inside: &[bool],
+    bounds: &[Entry],
+) -> Vec<Option<i8>> {
+    let mut resolved: Vec<Option<i8>> = vec![None; nodes.len()];
+    let mut open: Vec<usize> = (0..nodes.len()).collect();
+    loop {
+        let before = open.len();
+        open.retain(|&i| {
+            let e = evaluate(game, &nodes[i], seeds, lower, |child| {
+                let c = game.rank(child) as usize;
+                if !inside[c] {
+                    return outside(game, child, entries);
+                }
+                let j = place[c] as usize;
+                match resolved[j] {
+                    Some(v) => (-(v as i32), -(v as i32)),
+                    None => {
+                        let (e, y) = (repetition_value(child), bounds[j]);
+                        (e.min(-(y.hi as i32)), e.max(-(y.lo as i32)))
+                    }
+                }
+            });
+            if e.is_exact() {
+                resolved[i] = Some(e.lo);
+                return false;
+            }
+            true
+        });
+        if open.len() == before {
+            return resolved;
         }
-        .entry(pits, &mut line);
-        entries[component[i] as usize] = Entry {
-            lo: searched.lo.max(bounds[i].lo),
-            hi: searched.hi.min(bounds[i].hi),
-        };
     }
 }
 
@@ -325,19 +418,23 @@ const LINE_DEPTHS: [u32; 4] = [2, 4, 6, 8];
 const LINE_NODES: u64 = 1000;
 
 /// The worth of a move out of the component: the opposite of the child's finished entry.
-fn outside(child: &Pits, entries: &[Entry]) -> (i32, i32) {
-    let e = entries[Index::get().rank(child) as usize];
+fn outside(game: Game, child: &Node, entries: &[Entry]) -> (i32, i32) {
+    let e = entries[game.rank(child) as usize];
     (-(e.hi as i32), -(e.lo as i32))
 }
 
-/// A move's worth to its mover, lower and upper, and the child (board, rank) still to search.
-type Worth = (i32, i32, Option<(Pits, u32)>);
+/// A move's worth to its mover, lower and upper, and the child (node, rank) still to search.
+type Worth = (i32, i32, Option<(Node, u32)>);
 
-/// The search of a board's entry inside its component, the memory carried along the line:
-/// a move to a board of the line ends the game by repetition, exactly; a move to another board
-/// of the component goes on, to the depth; past it, a board counts by its bounds for every
+/// The most legal moves a node of any [`Game`] has (`ayoayo`: six sowings, five odu).
+const MOST_MOVES: usize = 11;
+
+/// The search of a node's entry inside its component, the memory carried along the line:
+/// a move to a node of the line ends the game by repetition, exactly; a move to another node
+/// of the component goes on, to the depth; past it, a node counts by its bounds for every
 /// memory.
 struct Line<'a, F: Finished + ?Sized> {
+    game: Game,
     seeds: usize,
     lower: &'a F,
     entries: &'a [Entry],
@@ -347,16 +444,17 @@ struct Line<'a, F: Finished + ?Sized> {
 }
 
 impl<F: Finished + ?Sized> Line<'_, F> {
-    /// The entry of the board `pits`, the first of `line`: searched deeper and deeper until
-    /// exact, or until a search passes [`LINE_NODES`].
-    fn entry(&self, pits: &Pits, line: &mut Vec<u32>) -> Entry {
+    /// The entry of `node` (of rank `rank`): searched deeper and deeper until exact, or until
+    /// a search passes [`LINE_NODES`].
+    fn entry(&self, node: &Node, rank: u32) -> Entry {
         let mut entry = Entry {
             lo: i8::MIN,
             hi: i8::MAX,
         };
+        let mut line = vec![rank];
         for depth in LINE_DEPTHS {
             let mut nodes = 0;
-            entry = self.search(pits, line, depth, &mut nodes);
+            entry = self.search(node, &mut line, depth, &mut nodes);
             if entry.is_exact() || nodes > LINE_NODES {
                 break;
             }
@@ -364,34 +462,35 @@ impl<F: Finished + ?Sized> Line<'_, F> {
         entry
     }
 
-    /// The bounds of the board `pits` (the last of `line`, the boards since the capture),
-    /// `depth` plies deep (forced moves free).
-    fn search(&self, pits: &Pits, line: &mut Vec<u32>, depth: u32, nodes: &mut u64) -> Entry {
+    /// The bounds of `node` (the last of `line`, the nodes since the capture), `depth` plies
+    /// deep (forced moves free).
+    fn search(&self, node: &Node, line: &mut Vec<u32>, depth: u32, nodes: &mut u64) -> Entry {
         *nodes += 1;
-        let index = Index::get();
-        let mask = legal(pits);
-        if mask.is_empty() {
-            let v = terminal_value(pits) as i8;
-            return Entry { lo: v, hi: v };
-        }
+        let game = self.game;
+        let mask = match game.turn(node) {
+            Turn::Over(v) => return Entry::exact(v),
+            Turn::Moves(mask) => mask,
+        };
         let forced = mask.count() == 1;
         // Each move's worth: final, or a bound for every memory with the child to search.
-        let mut worth: [Worth; 6] = [(i32::MIN, i32::MIN, None); 6];
+        let mut worth: [Worth; MOST_MOVES] = [(i32::MIN, i32::MIN, None); MOST_MOVES];
         for (slot, a) in worth.iter_mut().zip(mask.iter()) {
-            *slot = match play(pits, a) {
-                Move::Capture { taken, pits: child } => {
-                    let (l, h) =
-                        after_capture(taken, self.lower.entry(&child, self.seeds - taken as usize));
+            *slot = match game.play(node, a) {
+                Move::Capture { taken, node: child } => {
+                    let (l, h) = after_capture(
+                        taken,
+                        self.lower.entry(game, &child, self.seeds - taken as usize),
+                    );
                     (l, h, None)
                 }
-                Move::Quiet { pits: child } => {
-                    let c = index.rank(&child) as u32;
+                Move::Quiet { node: child } => {
+                    let c = game.rank(&child) as u32;
                     if !self.inside[c as usize] {
-                        let (l, h) = outside(&child, self.entries);
+                        let (l, h) = outside(game, &child, self.entries);
                         (l, h, None)
                     } else if line.iter().rev().skip(1).step_by(2).any(|&b| b == c) {
-                        // The same board with the same player to move: a repetition (the
-                        // line's boards alternate movers, so only every other one can be it).
+                        // The same node with the same player to move: a repetition (the
+                        // line's nodes alternate movers, so only every other one can be it).
                         let e = repetition_value(&child);
                         (e, e, None)
                     } else {

@@ -1,22 +1,22 @@
-//! The table on disk: one file per layer, `oware-NN.egtb` in the table's folder, each with a
-//! header that names what it holds, so that a file of another variant, rule version, entry
-//! format or layer, or a damaged one, is refused with a message that says which.
+//! The table on disk: one file per layer, `GAME-NN.egtb` (`oware-12.egtb`) in the table's
+//! folder, each with a header that names what it holds, so that a file of another variant,
+//! rule version, entry format or layer, or a damaged one, is refused with a message that says
+//! which.
 //!
 //! A file is the magic `AYOEGTB\0`, the header's length (u32, little-endian), the header (JSON:
 //! [`Header`]), zero padding to a multiple of 64 bytes, then the entries in rank order
-//! ([`Index`]), two bytes each (`lo`, `hi`, signed). The build writes a layer to a temporary
-//! file and renames it when complete, so an interrupted build resumes at the first layer missing.
+//! ([`Game::rank`]: the side, then the board), two bytes each (`lo`, `hi`, signed). The build
+//! writes a layer to a temporary file and renames it when complete, so an interrupted build
+//! resumes at the first layer missing.
 
 use super::build::{build_layer, LayerStats};
-use super::index::Index;
-use super::{board_of, Entry};
+use super::game::{Game, Node};
+use super::Entry;
 use crate::board::Pits;
 use crate::variant::VariantState;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// The rules a table is built for; a table of other rules is refused.
-pub const RULES_ID: &str = "oware@1";
 /// The entry format of format 1: two signed bytes, the lower and the upper bound.
 const ENTRY_FORMAT: &str = "lo-hi-i8";
 const MAGIC: &[u8; 8] = b"AYOEGTB\0";
@@ -25,11 +25,11 @@ const ALIGN: usize = 64;
 /// What a layer file says of itself.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Header {
-    /// The rules (`oware@1`). The start's seeds per pit (`oware:seeds=N`) change no move, so
-    /// the table serves every such option.
+    /// The rules ([`Game::rules_id`]: `oware@1`, `ayoayo@1`).
     pub rules: String,
     pub entry_format: String,
     pub seeds: u8,
+    /// Entries in the layer: its boards times the states beside a board ([`Game::nodes`]).
     pub boards: u64,
     /// CRC-32 of the entries.
     pub crc32: u32,
@@ -58,12 +58,18 @@ pub enum TablebaseError {
     Damaged { path: PathBuf, why: String },
     #[error("{dir}: no endgame table there (no {first})")]
     Empty { dir: PathBuf, first: String },
-    #[error("the variant `{0}` has no endgame table (tables exist for oware@1)")]
+    #[error("the variant `{0}` has no endgame table (tables exist for oware@1 and ayoayo@1 with its default options)")]
     Variant(String),
+    #[error("{dir} holds a table of {table}, not of {game}")]
+    OtherGame {
+        dir: PathBuf,
+        table: &'static str,
+        game: String,
+    },
 }
 
-fn layer_path(dir: &Path, seeds: usize) -> PathBuf {
-    dir.join(format!("oware-{seeds:02}.egtb"))
+fn layer_path(dir: &Path, game: Game, seeds: usize) -> PathBuf {
+    dir.join(format!("{}-{seeds:02}.egtb", game.name()))
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
@@ -79,10 +85,15 @@ fn as_bytes(entries: &[Entry]) -> &[u8] {
     unsafe { std::slice::from_raw_parts(entries.as_ptr().cast::<u8>(), entries.len() * 2) }
 }
 
-fn write_layer(dir: &Path, entries: &[Entry], stats: &LayerStats) -> Result<(), TablebaseError> {
+fn write_layer(
+    dir: &Path,
+    game: Game,
+    entries: &[Entry],
+    stats: &LayerStats,
+) -> Result<(), TablebaseError> {
     let data = as_bytes(entries);
     let header = Header {
-        rules: RULES_ID.into(),
+        rules: game.rules_id().into(),
         entry_format: ENTRY_FORMAT.into(),
         seeds: stats.seeds,
         boards: entries.len() as u64,
@@ -96,7 +107,7 @@ fn write_layer(dir: &Path, entries: &[Entry], stats: &LayerStats) -> Result<(), 
     bytes.extend_from_slice(&json);
     bytes.resize(bytes.len().next_multiple_of(ALIGN), 0);
     bytes.extend_from_slice(data);
-    let path = layer_path(dir, stats.seeds as usize);
+    let path = layer_path(dir, game, stats.seeds as usize);
     let partial = path.with_extension("egtb.partial");
     std::fs::write(&partial, &bytes).map_err(io(&partial))?;
     std::fs::rename(&partial, &path).map_err(io(&path))
@@ -110,7 +121,7 @@ struct Layer {
 }
 
 impl Layer {
-    fn open(path: &Path, seeds: usize) -> Result<Layer, TablebaseError> {
+    fn open(path: &Path, game: Game, seeds: usize) -> Result<Layer, TablebaseError> {
         let file = std::fs::File::open(path).map_err(io(path))?;
         // SAFETY: the table's files are written once, renamed into place, and not changed
         // while mapped (a table being rebuilt is written to another file first).
@@ -136,8 +147,8 @@ impl Layer {
             found,
             expected,
         };
-        if header.rules != RULES_ID {
-            return Err(mismatch("its rules", header.rules, RULES_ID.into()));
+        if header.rules != game.rules_id() {
+            return Err(mismatch("its rules", header.rules, game.rules_id().into()));
         }
         if header.entry_format != ENTRY_FORMAT {
             return Err(mismatch(
@@ -146,7 +157,7 @@ impl Layer {
                 ENTRY_FORMAT.into(),
             ));
         }
-        let boards = Index::get().boards(seeds);
+        let boards = game.nodes(seeds);
         if header.seeds as usize != seeds || header.boards != boards {
             return Err(mismatch(
                 "its layer",
@@ -199,6 +210,7 @@ impl Layer {
 /// An endgame table on disk: the layers of 0 … `max_seeds` seeds.
 pub struct Tablebase {
     dir: PathBuf,
+    game: Game,
     layers: Vec<Layer>,
 }
 
@@ -206,27 +218,56 @@ impl std::fmt::Debug for Tablebase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tablebase")
             .field("dir", &self.dir)
+            .field("game", &self.game)
             .field("max_seeds", &self.max_seeds())
             .finish()
     }
 }
 
 impl Tablebase {
-    /// Opens the table in `dir`: every layer from 0 seeds up to the first missing one, each
-    /// checked (magic, rules, entry format, layer, size, CRC-32).
+    /// Opens the table in `dir`: its game is the one whose layer of 0 seeds is there; every
+    /// layer from 0 seeds up to the first missing one, each checked (magic, rules, entry format,
+    /// layer, size, CRC-32).
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TablebaseError> {
         let dir = dir.as_ref().to_path_buf();
-        let mut layers = Vec::new();
-        while layer_path(&dir, layers.len()).exists() {
-            layers.push(Layer::open(&layer_path(&dir, layers.len()), layers.len())?);
-        }
-        if layers.is_empty() {
+        let Some(game) = Game::ALL
+            .into_iter()
+            .find(|&g| layer_path(&dir, g, 0).exists())
+        else {
+            let first: Vec<String> = Game::ALL
+                .iter()
+                .map(|&g| layer_path(&dir, g, 0).display().to_string())
+                .collect();
             return Err(TablebaseError::Empty {
-                first: layer_path(&dir, 0).display().to_string(),
+                first: first.join(" or "),
                 dir,
             });
+        };
+        let mut layers = Vec::new();
+        while layer_path(&dir, game, layers.len()).exists() {
+            let seeds = layers.len();
+            layers.push(Layer::open(&layer_path(&dir, game, seeds), game, seeds)?);
         }
-        Ok(Tablebase { dir, layers })
+        Ok(Tablebase { dir, game, layers })
+    }
+
+    /// The game the table is of.
+    pub fn game(&self) -> Game {
+        self.game
+    }
+
+    /// Refuses a table of another game than `rules` (or of options it does not serve).
+    pub fn check_variant(&self, rules: &crate::variant::Variant) -> Result<(), TablebaseError> {
+        use crate::rules::Rules;
+        match Game::of(rules) {
+            Some(g) if g == self.game => Ok(()),
+            Some(_) => Err(TablebaseError::OtherGame {
+                dir: self.dir.clone(),
+                table: self.game.rules_id(),
+                game: rules.id(),
+            }),
+            None => Err(TablebaseError::Variant(rules.id())),
+        }
     }
 
     /// The folder the table was opened from.
@@ -244,26 +285,31 @@ impl Tablebase {
         self.layers.iter().map(|l| l.header.stats.clone()).collect()
     }
 
-    /// The entry of a board from its mover's view, if the table holds its layer.
+    /// The entry of a node, if the table holds its layer.
     #[inline]
-    pub fn probe_board(&self, pits: &Pits) -> Option<Entry> {
-        let seeds: usize = pits.iter().map(|&s| s as usize).sum();
-        let layer = self.layers.get(seeds)?;
-        Some(layer.entry(Index::get().rank(pits)))
+    pub fn probe_node(&self, node: &Node) -> Option<Entry> {
+        let layer = self.layers.get(node.seeds())?;
+        Some(layer.entry(self.game.rank(node)))
     }
 
-    /// The entries of many boards (each from its mover's view; `Entry { lo: 1, hi: -1 }`, an
-    /// empty interval, for a board the table does not hold): ranks a batch, asks the memory for
-    /// its entries, then reads them, so the reads overlap.
-    pub fn probe_many(&self, boards: &[Pits], out: &mut [Entry]) {
+    /// The entry of a board from its mover's view with nothing beside it ([`Node::board`]; in
+    /// `ayoayo` both odu still available), if the table holds its layer.
+    #[inline]
+    pub fn probe_board(&self, pits: &Pits) -> Option<Entry> {
+        self.probe_node(&Node::board(*pits))
+    }
+
+    /// The entries of many nodes (`Entry { lo: 1, hi: -1 }`, an empty interval, for one the
+    /// table does not hold): ranks a batch, asks the memory for its entries, then reads them,
+    /// so the reads overlap.
+    pub fn probe_many(&self, nodes: &[Node], out: &mut [Entry]) {
         const BATCH: usize = 32;
-        let index = Index::get();
-        for (boards, out) in boards.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
+        for (nodes, out) in nodes.chunks(BATCH).zip(out.chunks_mut(BATCH)) {
             let mut at = [(usize::MAX, 0u64); BATCH];
-            for (slot, pits) in at.iter_mut().zip(boards) {
-                let seeds: usize = pits.iter().map(|&s| s as usize).sum();
+            for (slot, node) in at.iter_mut().zip(nodes) {
+                let seeds = node.seeds();
                 if let Some(layer) = self.layers.get(seeds) {
-                    let rank = index.rank(pits);
+                    let rank = self.game.rank(node);
                     *slot = (seeds, rank);
                     layer.prefetch(rank);
                 }
@@ -277,11 +323,11 @@ impl Tablebase {
         }
     }
 
-    /// The entry of a live game of `oware` (its mover's view), if the table holds its layer.
-    /// The value is the game's where its repetition memory holds the position alone
+    /// The entry of a live game of the table's game, if the table holds its layer. The value
+    /// is the game's where its repetition memory holds the position alone
     /// ([`super::memory_is_fresh`]); with a longer memory a repetition may end it otherwise.
     pub fn probe(&self, state: &VariantState) -> Option<Entry> {
-        self.probe_board(&board_of(state)?)
+        self.probe_node(&self.game.node_of(state)?)
     }
 }
 
@@ -299,34 +345,46 @@ pub enum BuildEvent<'a> {
     Built(&'a LayerStats),
 }
 
-/// Builds (or completes) the table of every board with at most `max_seeds` seeds in `dir`,
-/// layer by layer; a layer already there and sound is kept, so an interrupted build resumes.
+/// Builds (or completes) the table of `game` of every position with at most `max_seeds` seeds
+/// in `dir`, layer by layer; a layer already there and sound is kept, so an interrupted build
+/// resumes. A folder that holds another game's table is refused.
 pub fn build_tables(
     dir: &Path,
+    game: Game,
     max_seeds: usize,
     mut report: impl FnMut(BuildEvent),
 ) -> Result<Vec<LayerStats>, TablebaseError> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
+    if let Some(other) = Game::ALL
+        .into_iter()
+        .find(|&g| g != game && layer_path(dir, g, 0).exists())
+    {
+        return Err(TablebaseError::OtherGame {
+            dir: dir.to_path_buf(),
+            table: other.rules_id(),
+            game: game.rules_id().into(),
+        });
+    }
     let mut done: Vec<Vec<Entry>> = Vec::new();
     let mut stats = Vec::new();
     for seeds in 0..=max_seeds {
-        let path = layer_path(dir, seeds);
+        let path = layer_path(dir, game, seeds);
         if path.exists() {
-            let layer = Layer::open(&path, seeds)?;
+            let layer = Layer::open(&path, game, seeds)?;
             let entries = (0..layer.header.boards).map(|r| layer.entry(r)).collect();
             report(BuildEvent::Kept(&layer.header.stats));
             stats.push(layer.header.stats.clone());
             done.push(entries);
             continue;
         }
-        let (entries, layer) = build_layer(seeds, done.as_slice(), |d, b| {
+        let (entries, layer) = build_layer(game, seeds, done.as_slice(), |d, b| {
             report(BuildEvent::Progress {
                 seeds,
                 done: d,
                 boards: b,
             })
         });
-        write_layer(dir, &entries, &layer)?;
+        write_layer(dir, game, &entries, &layer)?;
         report(BuildEvent::Built(&layer));
         stats.push(layer);
         done.push(entries);

@@ -233,16 +233,18 @@ impl Game {
 
     /// Every legal move at `node`, in action order.
     pub fn moves(self, node: &Node) -> Vec<Move> {
-        self.legal(node).iter().map(|a| self.play(node, a)).collect()
+        self.legal(node)
+            .iter()
+            .map(|a| self.play(node, a))
+            .collect()
     }
 
     /// The node of a live game of this table's game, or `None` (another variant, or over).
     pub fn node_of(self, state: &VariantState) -> Option<Node> {
         match (self, state) {
-            (Game::Oware, VariantState::Oware(s)) if !s.over => Some(Node::board(view(
-                &s.position.pits,
-                s.position.to_move,
-            ))),
+            (Game::Oware, VariantState::Oware(s)) if !s.over => {
+                Some(Node::board(view(&s.position.pits, s.position.to_move)))
+            }
             (Game::Ayoayo, VariantState::Ayoayo(s)) if !s.over => {
                 let p = s.position.to_move;
                 let used = s.odu_used;

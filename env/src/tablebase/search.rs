@@ -2,28 +2,29 @@
 //! itself, the repetition memory carried along every line, independently of the build's
 //! retrograde analysis ([`check_layer`]).
 
-use super::index::Index;
-use super::{moves, play, terminal_value, Move, Tablebase};
+use super::game::{rows_margin, Game, Move, Node, Turn};
+use super::Tablebase;
 use crate::action::Action;
-use crate::board::Pits;
 use crate::rng::Rng;
 use std::collections::HashMap;
 
-/// Alpha-beta over the game with its repetition memory, to the end. The value of a board with
-/// a fresh memory (right after a capture) is a function of the board, so it is remembered once
+/// Alpha-beta over the game with its repetition memory, to the end. The value of a node with
+/// a fresh memory (right after a capture) is a function of the node, so it is remembered once
 /// found; with `lower`, a capture's child in a layer already checked is read from its exact entry.
 pub struct Search<'a> {
+    game: Game,
     lower: Option<(&'a Tablebase, usize)>,
-    fresh: HashMap<Pits, i32>,
+    fresh: HashMap<Node, i32>,
     nodes: u64,
     cap: u64,
 }
 
 impl<'a> Search<'a> {
-    /// A search that stops a board after `cap` nodes. `lower`: a table whose layers below
-    /// `below` seeds may be probed for captures' children.
-    pub fn new(cap: u64, lower: Option<(&'a Tablebase, usize)>) -> Self {
+    /// A search of `game` that stops a node after `cap` nodes. `lower`: a table (of `game`)
+    /// whose layers below `below` seeds may be probed for captures' children.
+    pub fn new(game: Game, cap: u64, lower: Option<(&'a Tablebase, usize)>) -> Self {
         Search {
+            game,
             lower,
             fresh: HashMap::new(),
             nodes: 0,
@@ -31,70 +32,68 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The value of `pits` (its mover's view) with the memory holding it alone; `None` past
-    /// the node cap.
-    pub fn value(&mut self, pits: &Pits) -> Option<i32> {
+    /// The value of `node` with the memory holding it alone; `None` past the node cap.
+    pub fn value(&mut self, node: &Node) -> Option<i32> {
         self.nodes = 0;
-        self.fresh_value(pits)
+        self.fresh_value(node)
     }
 
-    /// Whether the value of `pits` (memory holding it alone) is at least `lo` and at most `hi`,
+    /// Whether the value of `node` (memory holding it alone) is at least `lo` and at most `hi`,
     /// by two null-window searches; `None` past the node cap.
-    pub fn holds(&mut self, pits: &Pits, lo: i32, hi: i32) -> Option<bool> {
+    pub fn holds(&mut self, node: &Node, lo: i32, hi: i32) -> Option<bool> {
         self.nodes = 0;
-        let at_least = self.line(pits, &mut vec![*pits], lo - 1, lo)? >= lo;
-        let at_most = self.line(pits, &mut vec![*pits], hi, hi + 1)? <= hi;
+        let at_least = self.line(node, &mut vec![*node], lo - 1, lo)? >= lo;
+        let at_most = self.line(node, &mut vec![*node], hi, hi + 1)? <= hi;
         Some(at_least && at_most)
     }
 
-    /// What the legal move `action` of `pits` (memory holding it alone) is worth to its
+    /// What the legal move `action` of `node` (memory holding it alone) is worth to its
     /// mover, exactly; `None` past the node cap.
-    pub fn move_value(&mut self, pits: &Pits, action: Action) -> Option<i32> {
+    pub fn move_value(&mut self, node: &Node, action: Action) -> Option<i32> {
         self.nodes = 0;
-        Some(match play(pits, action) {
-            Move::Capture { taken, pits: child } => taken as i32 - self.fresh_value(&child)?,
-            Move::Quiet { pits: child } => {
-                -self.line(&child, &mut vec![*pits, child], -1000, 1000)?
+        Some(match self.game.play(node, action) {
+            Move::Capture { taken, node: child } => taken as i32 - self.fresh_value(&child)?,
+            Move::Quiet { node: child } => {
+                -self.line(&child, &mut vec![*node, child], -1000, 1000)?
             }
         })
     }
 
-    /// Whether the legal move `action` of `pits` (memory holding it alone) is worth at least
+    /// Whether the legal move `action` of `node` (memory holding it alone) is worth at least
     /// `t` to its mover, by a null-window search; `None` past the node cap.
-    pub fn move_at_least(&mut self, pits: &Pits, action: Action, t: i32) -> Option<bool> {
+    pub fn move_at_least(&mut self, node: &Node, action: Action, t: i32) -> Option<bool> {
         self.nodes = 0;
-        Some(match play(pits, action) {
-            Move::Capture { taken, pits: child } => {
+        Some(match self.game.play(node, action) {
+            Move::Capture { taken, node: child } => {
                 // taken − value(child) ≥ t ⇔ value(child) ≤ taken − t.
                 let bound = taken as i32 - t;
-                let known = self.lower.and_then(|(table, _)| table.probe_board(&child));
+                let known = self.lower.and_then(|(table, _)| table.probe_node(&child));
                 match known {
                     Some(e) if e.hi as i32 <= bound => true,
                     Some(e) if e.lo as i32 > bound => false,
                     _ => self.line(&child, &mut vec![child], bound, bound + 1)? <= bound,
                 }
             }
-            Move::Quiet { pits: child } => {
-                self.line(&child, &mut vec![*pits, child], -t, -t + 1)? <= -t
+            Move::Quiet { node: child } => {
+                self.line(&child, &mut vec![*node, child], -t, -t + 1)? <= -t
             }
         })
     }
 
-    fn fresh_value(&mut self, pits: &Pits) -> Option<i32> {
-        if let Some(&v) = self.fresh.get(pits) {
+    fn fresh_value(&mut self, node: &Node) -> Option<i32> {
+        if let Some(&v) = self.fresh.get(node) {
             return Some(v);
         }
         if let Some((table, below)) = self.lower {
-            let seeds: usize = pits.iter().map(|&s| s as usize).sum();
-            if seeds < below {
-                let e = table.probe_board(pits).filter(|e| e.is_exact());
+            if node.seeds() < below {
+                let e = table.probe_node(node).filter(|e| e.is_exact());
                 if let Some(e) = e {
                     return Some(e.lo as i32);
                 }
             }
         }
-        let v = self.line(pits, &mut vec![*pits], -1000, 1000)?;
-        self.fresh.insert(*pits, v);
+        let v = self.line(node, &mut vec![*node], -1000, 1000)?;
+        self.fresh.insert(*node, v);
         Some(v)
     }
 
@@ -103,23 +102,23 @@ impl<'a> Search<'a> {
     /// only how soon alpha-beta cuts). Without a table the order is the actions'.
     fn order(&self, list: &mut [Move]) {
         let Some((table, _)) = self.lower else { return };
-        let mid = |pits: &Pits| {
+        let mid = |node: &Node| {
             table
-                .probe_board(pits)
+                .probe_node(node)
                 .map_or(0, |e| (e.lo as i32 + e.hi as i32) / 2)
         };
         list.sort_by_cached_key(|m| match m {
-            Move::Capture { taken, pits } => mid(pits) - *taken as i32,
-            Move::Quiet { pits } => mid(pits),
+            Move::Capture { taken, node } => mid(node) - *taken as i32,
+            Move::Quiet { node } => mid(node),
         });
     }
 
-    /// Negamax with alpha-beta on the board `pits`, `memory` the boards since the last capture
-    /// (each from its own mover's view; the last is `pits`).
+    /// Negamax with alpha-beta on `node`, `memory` the nodes since the last capture (the last
+    /// is `node`).
     fn line(
         &mut self,
-        pits: &Pits,
-        memory: &mut Vec<Pits>,
+        node: &Node,
+        memory: &mut Vec<Node>,
         mut alpha: i32,
         beta: i32,
     ) -> Option<i32> {
@@ -127,25 +126,30 @@ impl<'a> Search<'a> {
         if self.nodes > self.cap {
             return None;
         }
-        let mut list = moves(pits);
-        if list.is_empty() {
-            return Some(terminal_value(pits));
+        if let Turn::Over(v) = self.game.turn(node) {
+            return Some(v);
         }
+        let mut list = self.game.moves(node);
         self.order(&mut list);
         let mut best = i32::MIN;
         for m in list {
             let v = match m {
-                Move::Capture { taken, pits: child } => {
+                Move::Capture { taken, node: child } => {
                     // The capture empties the memory: the child's value does not depend on it.
                     taken as i32 - self.fresh_value(&child)?
                 }
-                Move::Quiet { pits: child } if repeats(memory, &child) => -terminal_value(&child),
-                Move::Quiet { pits: child } => {
-                    memory.push(child);
-                    let v = self.line(&child, memory, -beta, -alpha);
-                    memory.pop();
-                    -v?
-                }
+                // The end of the game at the child (no move in `oware`; retaliation or
+                // exhaustion in `ayoayo`) comes before the repetition rule.
+                Move::Quiet { node: child } => match self.game.turn(&child) {
+                    Turn::Over(v) => -v,
+                    Turn::Moves(_) if repeats(memory, &child) => -rows_margin(&child.pits),
+                    Turn::Moves(_) => {
+                        memory.push(child);
+                        let v = self.line(&child, memory, -beta, -alpha);
+                        memory.pop();
+                        -v?
+                    }
+                },
             };
             best = best.max(v);
             alpha = alpha.max(v);
@@ -157,10 +161,10 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Whether the board `child` (its mover's view), reached from the last board of `memory`,
-/// repeats a position of the memory: the same board with the same player to move, so one an
-/// even number of plies back (the memory's boards alternate movers).
-pub fn repeats(memory: &[Pits], child: &Pits) -> bool {
+/// Whether the node `child`, reached from the last node of `memory`, repeats a position of the
+/// memory: the same node with the same player to move, so one an even number of plies back
+/// (the memory's nodes alternate movers).
+pub fn repeats(memory: &[Node], child: &Node) -> bool {
     memory.iter().rev().skip(1).step_by(2).any(|b| b == child)
 }
 
@@ -175,8 +179,8 @@ pub struct Check {
     pub bounds_hold: u64,
     /// Boards the search gave up on at the node cap.
     pub capped: u64,
-    /// Boards whose entry the search contradicts: the board (its mover's view), lo, hi, value.
-    pub wrong: Vec<(Pits, i8, i8, i32)>,
+    /// Nodes whose entry the search contradicts: the node, lo, hi, value.
+    pub wrong: Vec<(Node, i8, i8, i32)>,
 }
 
 /// Checks the layer of `seeds` seeds of `table` against [`Search`]: every board when `sample`
@@ -192,8 +196,8 @@ pub fn check_layer(
     probe_lower: bool,
     cap: u64,
 ) -> Check {
-    let index = Index::get();
-    let boards = index.boards(seeds);
+    let game = table.game();
+    let boards = game.nodes(seeds);
     let ranks: Vec<u64> = match sample {
         None => (0..boards).collect(),
         Some((count, seed)) => {
@@ -203,22 +207,22 @@ pub fn check_layer(
                 .collect()
         }
     };
-    let mut search = Search::new(cap, probe_lower.then_some((table, seeds)));
+    let mut search = Search::new(game, cap, probe_lower.then_some((table, seeds)));
     let mut check = Check {
         seeds,
         ..Default::default()
     };
     for rank in ranks {
-        let pits = index.unrank(rank, seeds);
-        let entry = table.probe_board(&pits).expect("the layer is in the table");
+        let node = game.unrank(rank, seeds);
+        let entry = table.probe_node(&node).expect("the layer is in the table");
         check.searched += 1;
-        match search.holds(&pits, entry.lo as i32, entry.hi as i32) {
+        match search.holds(&node, entry.lo as i32, entry.hi as i32) {
             None => check.capped += 1,
             Some(true) if entry.is_exact() => check.exact_agree += 1,
             Some(true) => check.bounds_hold += 1,
             Some(false) => {
-                let v = search.value(&pits).map_or(i32::MIN, |v| v);
-                check.wrong.push((pits, entry.lo, entry.hi, v));
+                let v = search.value(&node).map_or(i32::MIN, |v| v);
+                check.wrong.push((node, entry.lo, entry.hi, v));
             }
         }
     }
@@ -228,12 +232,17 @@ pub fn check_layer(
 #[cfg(test)]
 mod tests {
     use super::repeats;
+    use crate::tablebase::Node;
 
     #[test]
     fn a_repetition_is_the_same_board_with_the_same_player_to_move() {
         // The memory alternates movers: after a, b, c (c's mover moves, the child's mover is
         // b's), only b, two plies before the child, can be repeated; a had the other mover.
-        let (a, b, c) = ([1u8; 12], [2u8; 12], [3u8; 12]);
+        let (a, b, c) = (
+            Node::board([1u8; 12]),
+            Node::board([2u8; 12]),
+            Node::board([3u8; 12]),
+        );
         let memory = [a, b, c];
         assert!(repeats(&memory, &b));
         let other_mover = "the same board with the other player to move";

@@ -49,6 +49,11 @@ pub struct AyoayoState {
 }
 
 impl AyoayoState {
+    /// The positions the repetition rule remembers (1 at the start and right after a capture).
+    pub fn memory_len(&self) -> usize {
+        self.history.len()
+    }
+
     fn key(&self) -> u128 {
         self.position.key() | (self.odu_used[0] as u128) << 73 | (self.odu_used[1] as u128) << 74
     }
@@ -56,12 +61,18 @@ impl AyoayoState {
 
 impl Ayoayo {
     fn legal_of(&self, s: &AyoayoState) -> ActionMask {
-        let p = s.position.to_move;
+        Self::legal_at(&s.position, s.odu_used)
+    }
+
+    /// The legal moves of a position whose odu flags are `odu_used`: every non-empty own pit,
+    /// and its odu while the mover has his.
+    pub(crate) fn legal_at(pos: &Position, odu_used: [bool; 2]) -> ActionMask {
+        let p = pos.to_move;
         let mut mask = ActionMask::EMPTY;
         for k in 0..ROW {
-            if s.position.pits[pit_of(p, k)] > 0 {
+            if pos.pits[pit_of(p, k)] > 0 {
                 mask.insert(k as Action);
-                if k + 1 < ROW && !s.odu_used[p.index()] {
+                if k + 1 < ROW && !odu_used[p.index()] {
                     mask.insert(ODU + k as Action);
                 }
             }
@@ -69,17 +80,76 @@ impl Ayoayo {
         mask
     }
 
-    /// Retaliation (checked first), then exhaustion, then the repetition rule.
-    fn settle(&self, s: &mut AyoayoState, captured: bool) {
-        let pos = &mut s.position;
+    /// The end-of-move checks that do not need the history, in order: retaliation (the player
+    /// to move has an empty row: he takes every seed left), then exhaustion (both rows hold
+    /// ≤ 2: each adds his own). Returns whether the game is over; the seeds are then stored.
+    pub(crate) fn settle_position(pos: &mut Position) -> bool {
         let mover = pos.to_move;
         if row_sum(&pos.pits, mover) == 0 {
             let all: u8 = pos.pits.iter().sum();
             pos.stores[mover.index()] += all;
             pos.pits = [0; PITS];
-            s.over = true;
+            true
         } else if row_sum(&pos.pits, Player::South) <= 2 && row_sum(&pos.pits, Player::North) <= 2 {
             pos.collect_rows();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Plays the legal `action` on a position and its odu flags, without the end-of-move checks
+    /// ([`Ayoayo::settle_position`], the repetition rule); returns the seeds taken. The
+    /// endgame table plays its moves here.
+    pub(crate) fn play_position<T: Trace>(
+        &self,
+        pos: &mut Position,
+        odu_used: &mut [bool; 2],
+        action: Action,
+        trace: &mut T,
+    ) -> u8 {
+        let p = pos.to_move;
+        let stores = [pos.stores[0] as u32, pos.stores[1] as u32];
+        let mut taken = 0;
+        if action < ODU {
+            let from = pit_of(p, action as usize);
+            let mut in_hand = pos.pits[from] as u32;
+            let last = sow(&mut pos.pits, from, OriginSkip::Origin, |pits| {
+                if T::ACTIVE {
+                    in_hand -= 1;
+                    trace.drop_seed(Snapshot {
+                        pits: pits.to_vec(),
+                        stores,
+                        in_hand,
+                        ..Default::default()
+                    });
+                }
+            });
+            if row_owner(last) == !p {
+                taken = capture_chain(&mut pos.pits, last, !p, self.max_chain_pits);
+                pos.stores[p.index()] += taken;
+            }
+        } else {
+            // Odu: the whole pit moves en bloc into the next pit of the mover's row.
+            let from = pit_of(p, (action - ODU) as usize);
+            pos.pits[from + 1] += pos.pits[from];
+            pos.pits[from] = 0;
+            odu_used[p.index()] = true;
+            if T::ACTIVE {
+                trace.drop_seed(Snapshot {
+                    pits: pos.pits.to_vec(),
+                    stores,
+                    ..Default::default()
+                });
+            }
+        }
+        pos.to_move = !p;
+        taken
+    }
+
+    /// Retaliation and exhaustion ([`Ayoayo::settle_position`]), then the repetition rule.
+    fn settle(&self, s: &mut AyoayoState, captured: bool) {
+        if Self::settle_position(&mut s.position) {
             s.over = true;
         } else {
             let key = s.key();
@@ -174,43 +244,7 @@ impl Rules for Ayoayo {
     }
 
     fn apply<T: Trace>(&self, s: &mut AyoayoState, action: Action, trace: &mut T) {
-        let pos = &mut s.position;
-        let p = pos.to_move;
-        let stores = [pos.stores[0] as u32, pos.stores[1] as u32];
-        let mut taken = 0;
-        if action < ODU {
-            let from = pit_of(p, action as usize);
-            let mut in_hand = pos.pits[from] as u32;
-            let last = sow(&mut pos.pits, from, OriginSkip::Origin, |pits| {
-                if T::ACTIVE {
-                    in_hand -= 1;
-                    trace.drop_seed(Snapshot {
-                        pits: pits.to_vec(),
-                        stores,
-                        in_hand,
-                        ..Default::default()
-                    });
-                }
-            });
-            if row_owner(last) == !p {
-                taken = capture_chain(&mut pos.pits, last, !p, self.max_chain_pits);
-                pos.stores[p.index()] += taken;
-            }
-        } else {
-            // Odu: the whole pit moves en bloc into the next pit of the mover's row.
-            let from = pit_of(p, (action - ODU) as usize);
-            pos.pits[from + 1] += pos.pits[from];
-            pos.pits[from] = 0;
-            s.odu_used[p.index()] = true;
-            if T::ACTIVE {
-                trace.drop_seed(Snapshot {
-                    pits: pos.pits.to_vec(),
-                    stores,
-                    ..Default::default()
-                });
-            }
-        }
-        pos.to_move = !p;
+        let taken = self.play_position(&mut s.position, &mut s.odu_used, action, trace);
         s.ply += 1;
         self.settle(s, taken > 0);
     }

@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 use ayo_env::tablebase::accuracy::{label, Labels, Tally};
-use ayo_env::tablebase::{decide_game, Tablebase};
+use ayo_env::tablebase::{decide, Tablebase};
 use ayo_env::{Agent, GameRecord, Rules, Variant, VariantState};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -40,10 +40,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<()> {
     let rules = a.game.rules()?;
-    if rules.id() != ayo_env::tablebase::RULES_ID {
-        bail!(ayo_env::tablebase::TablebaseError::Variant(rules.id()));
-    }
     let table = Tablebase::open(&a.tablebase)?;
+    table.check_variant(&rules)?;
     if !a.collect.is_empty() {
         return collect(&rules, &table, &a.collect, a.count, &a.positions);
     }
@@ -177,7 +175,7 @@ fn collect(
         for state in &replay.states[1..] {
             let exact = table
                 .probe(state)
-                .is_some_and(|e| e.is_exact() && decide_game(state, e).is_some());
+                .is_some_and(|e| e.is_exact() && decide(state, e).is_some());
             seen_exact += exact as u64;
             let Some(labels) = label(table, rules, state) else {
                 capped += exact as u64;

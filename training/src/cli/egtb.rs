@@ -1,12 +1,12 @@
-//! `ayo egtb`: build, check, probe and time the endgame tables of `oware@1`
+//! `ayo egtb`: build, check, probe and time the endgame tables of `oware@1` and `ayoayo@1`
 //! (docs/tablebase.md).
 
 use anyhow::{bail, Result};
 use ayo_env::tablebase::search::check_layer;
 use ayo_env::tablebase::{
-    board_of, build_tables, BuildEvent, Index, LayerStats, Tablebase, TablebaseError,
+    build_tables, BuildEvent, Game, LayerStats, Node, Tablebase, TablebaseError,
 };
-use ayo_env::{Player, Rules, Variant};
+use ayo_env::{Player, Rules};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::BufRead;
 use std::path::PathBuf;
@@ -66,10 +66,8 @@ pub fn run(a: Args) -> Result<()> {
     match a.command {
         Command::Build { game, seeds, out } => {
             let rules = game.rules()?;
-            if rules.id() != ayo_env::tablebase::RULES_ID {
-                bail!(TablebaseError::Variant(rules.id()));
-            }
-            build(seeds, &out)
+            let game = Game::of(&rules).ok_or_else(|| TablebaseError::Variant(rules.id()))?;
+            build(game, seeds, &out)
         }
         Command::Probe { tablebase } => probe(&Tablebase::open(&tablebase)?),
         Command::Verify {
@@ -84,32 +82,41 @@ pub fn run(a: Args) -> Result<()> {
 
 fn print_layer_header() {
     println!(
-        "{:>5} {:>13} {:>8} {:>9} {:>11} {:>9} {:>8} {:>9}",
-        "seeds", "boards", "exact", "on cycles", "largest cyc", "sweeps", "seconds", "MiB"
+        "{:>5} {:>13} {:>8} {:>9} {:>11} {:>9} {:>9} {:>8} {:>9}",
+        "seeds",
+        "boards",
+        "exact",
+        "on cycles",
+        "largest cyc",
+        "resolved",
+        "sweeps",
+        "seconds",
+        "MiB"
     );
 }
 
 fn print_layer(s: &LayerStats) {
     println!(
-        "{:>5} {:>13} {:>7.2}% {:>8.2}% {:>11} {:>9} {:>8.1} {:>9.0}",
+        "{:>5} {:>13} {:>7.2}% {:>8.2}% {:>11} {:>8.2}% {:>9} {:>8.1} {:>9.0}",
         s.seeds,
         s.boards,
         100.0 * s.exact as f64 / s.boards as f64,
         100.0 * s.on_cycles as f64 / s.boards as f64,
         s.largest_component,
+        100.0 * s.resolved as f64 / s.boards as f64,
         s.sweeps,
         s.seconds,
         s.memory_bytes as f64 / (1 << 20) as f64
     );
 }
 
-fn build(seeds: usize, out: &std::path::Path) -> Result<()> {
+fn build(game: Game, seeds: usize, out: &std::path::Path) -> Result<()> {
     let bar = ProgressBar::new(0).with_style(
         ProgressStyle::with_template("layer {msg} {wide_bar} {pos}/{len} boards {elapsed}<{eta}")
             .expect("a valid template"),
     );
     print_layer_header();
-    let stats = build_tables(out, seeds, |event| match event {
+    let stats = build_tables(out, game, seeds, |event| match event {
         BuildEvent::Kept(s) => print_layer(s),
         BuildEvent::Progress {
             seeds,
@@ -135,14 +142,14 @@ fn build(seeds: usize, out: &std::path::Path) -> Result<()> {
         stored as f64 / (1 << 20) as f64,
         (peak + stored) as f64 / (1 << 20) as f64
     );
-    extrapolate(&stats);
+    extrapolate(game, &stats);
     Ok(())
 }
 
 /// How far larger tables would go: each layer's time from the last layer's time per board
 /// (which grows with the layer), and its memory from the working bytes per board plus the
 /// smaller layers held.
-fn extrapolate(stats: &[LayerStats]) {
+fn extrapolate(game: Game, stats: &[LayerStats]) {
     let Some(last) = stats.last().filter(|s| s.seconds > 0.05 && s.seeds >= 4) else {
         return;
     };
@@ -159,7 +166,7 @@ fn extrapolate(stats: &[LayerStats]) {
     let mut cost = per_board;
     println!("larger tables, extrapolated (time per board grows {growth:.2}x a layer):");
     for seeds in last.seeds as usize + 1..=(last.seeds as usize + 6).min(48) {
-        let boards = Index::get().boards(seeds) as f64;
+        let boards = game.nodes(seeds) as f64;
         cost *= growth;
         total += cost * boards;
         let memory = held + boards * bytes_per_board;
@@ -174,7 +181,7 @@ fn extrapolate(stats: &[LayerStats]) {
 }
 
 fn probe(table: &Tablebase) -> Result<()> {
-    let oware: Variant = "oware".parse()?;
+    let rules = table.game().rules();
     let mut failed = 0;
     for line in std::io::stdin().lock().lines() {
         let line = line?;
@@ -182,7 +189,7 @@ fn probe(table: &Tablebase) -> Result<()> {
         if text.is_empty() {
             continue;
         }
-        match oware.parse_notation(text) {
+        match rules.parse_notation(text) {
             Err(e) => {
                 failed += 1;
                 println!("error: {text:?}: {e}");
@@ -195,7 +202,10 @@ fn probe(table: &Tablebase) -> Result<()> {
         }
     }
     if failed > 0 {
-        bail!("{failed} line(s) were not positions of oware (see the `error:` lines)");
+        bail!(
+            "{failed} line(s) were not positions of {} (see the `error:` lines)",
+            rules.id()
+        );
     }
     Ok(())
 }
@@ -229,8 +239,8 @@ fn verify(table: &Tablebase, exhaustive: usize, sample: u64, cap: u64) -> Result
             },
             started.elapsed().as_secs_f64()
         );
-        for (pits, lo, hi, v) in check.wrong.iter().take(5) {
-            println!("    {pits:?}: entry [{lo}, {hi}], search {v}");
+        for (node, lo, hi, v) in check.wrong.iter().take(5) {
+            println!("    {node:?}: entry [{lo}, {hi}], search {v}");
         }
         wrong += check.wrong.len();
     }
@@ -240,21 +250,23 @@ fn verify(table: &Tablebase, exhaustive: usize, sample: u64, cap: u64) -> Result
     Ok(())
 }
 
-/// Boards of random games of `oware` that the table holds.
-fn random_boards(table: &Tablebase, count: usize) -> Vec<ayo_env::board::Pits> {
-    let oware: Variant = "oware".parse().expect("oware");
+/// Positions of random games of the table's game that the table holds.
+fn random_boards(table: &Tablebase, count: usize) -> Vec<Node> {
+    let rules = table.game().rules();
     let mut rng = ayo_env::rng::Rng::new(1);
     let mut boards = Vec::with_capacity(count);
     while boards.len() < count {
-        let mut game = oware.start(Player::South);
-        while oware.to_play(&game).is_some() && boards.len() < count {
-            if let Some(pits) = board_of(&game)
-                .filter(|p| p.iter().map(|&s| s as usize).sum::<usize>() <= table.max_seeds())
+        let mut game = rules.start(Player::South);
+        while rules.to_play(&game).is_some() && boards.len() < count {
+            if let Some(node) = table
+                .game()
+                .node_of(&game)
+                .filter(|n| n.seeds() <= table.max_seeds())
             {
-                boards.push(pits);
+                boards.push(node);
             }
-            let a = rng.pick(oware.legal_mask(&game));
-            oware.play(&mut game, a).expect("a legal move");
+            let a = rng.pick(rules.legal_mask(&game));
+            rules.play(&mut game, a).expect("a legal move");
         }
     }
     boards
@@ -273,7 +285,7 @@ fn bench(table: &Tablebase, count: usize) -> Result<()> {
         check += out.iter().map(|e| e.lo as i64).sum::<i64>();
         let t = std::time::Instant::now();
         for b in &boards {
-            check += table.probe_board(b).map_or(0, |e| e.hi as i64);
+            check += table.probe_node(b).map_or(0, |e| e.hi as i64);
         }
         best_single = best_single.min(t.elapsed().as_secs_f64());
     }

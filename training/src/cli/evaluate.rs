@@ -174,7 +174,7 @@ fn accuracy(
     checkpoints: &[PathBuf],
     cfg: &TrainConfig,
 ) -> Result<String> {
-    use ayo_env::tablebase::{Tablebase, TablebaseError, RULES_ID};
+    use ayo_env::tablebase::Tablebase;
     let table = Tablebase::open(dir)?;
     let width = checkpoints
         .iter()
@@ -188,9 +188,7 @@ fn accuracy(
         cfg.apply_eval_settings(&mut me.params);
         let meta = me.meta.clone().expect("loaded from a checkpoint");
         let rules = meta.rules()?;
-        if rules.id() != RULES_ID {
-            return Err(TablebaseError::Variant(rules.id()).into());
-        }
+        table.check_variant(&rules)?;
         if labelled.is_none() {
             labelled = Some(super::accuracy::load_positions(&rules, &table, positions)?);
         }

@@ -529,9 +529,7 @@ struct TableMove {
 
 /// The table's verdict on `position`: `None` where the table is not of `rules`.
 fn table_view(table: &Tablebase, rules: &Variant, position: &VariantState) -> Option<TableView> {
-    if rules.id() != tablebase::RULES_ID {
-        return None;
-    }
+    table.check_variant(rules).ok()?;
     let silent = |note: String| TableView {
         note,
         lo: None,
@@ -539,23 +537,23 @@ fn table_view(table: &Tablebase, rules: &Variant, position: &VariantState) -> Op
         result: None,
         moves: Vec::new(),
     };
-    let Some(pits) = tablebase::board_of(position) else {
+    let Some(node) = table.game().node_of(position) else {
         return Some(silent("the game is over".into()));
     };
-    let seeds: u32 = pits.iter().map(|&s| s as u32).sum();
+    let seeds = node.seeds();
     if !tablebase::memory_is_fresh(position) {
         return Some(silent(format!(
             "{seeds} seeds, but the table's value is the game's only right after a capture (or \
              at the start), where the repetition memory is fresh"
         )));
     }
-    let Some(entry) = table.probe_board(&pits) else {
+    let Some(entry) = table.probe_node(&node) else {
         return Some(silent(format!(
             "{seeds} seeds: beyond the table's {} seeds",
             table.max_seeds()
         )));
     };
-    let result = tablebase::decide_game(position, entry).map(|s| s.result);
+    let result = tablebase::decide(position, entry).map(|s| s.result);
     let margin = if entry.is_exact() {
         format!("value exactly {:+}", entry.lo)
     } else {
@@ -731,7 +729,7 @@ pub async fn serve(listener: tokio::net::TcpListener, state: AppState) -> std::i
 mod tests {
     use super::table_view;
     use ayo_env::tablebase::search::Search;
-    use ayo_env::tablebase::{board_of, build_tables, Index, Tablebase};
+    use ayo_env::tablebase::{build_tables, Game, Index, Tablebase};
     use ayo_env::{Rules, Variant};
 
     /// The analysis' table verdict on boards of 3 seeds, South to move right after a capture
@@ -742,7 +740,7 @@ mod tests {
     #[test]
     fn the_table_verdict_judges_every_move_as_a_search_of_the_game_does() {
         let dir = tempfile::tempdir().unwrap();
-        build_tables(dir.path(), 3, |_| {}).unwrap();
+        build_tables(dir.path(), Game::Oware, 3, |_| {}).unwrap();
         let table = Tablebase::open(dir.path()).unwrap();
         let oware = Variant::new("oware", &[]).unwrap();
         let index = Index::get();
@@ -757,12 +755,12 @@ mod tests {
             };
             let notation = format!("{} {} | 22 23 | 0", row(&pits[..6]), row(&pits[6..]));
             let state = oware.parse_notation(&notation).unwrap();
-            let Some(pits) = board_of(&state) else {
+            let Some(node) = Game::Oware.node_of(&state) else {
                 continue;
             };
             let view = table_view(&table, &oware, &state).expect("an oware game");
-            let mut search = Search::new(100_000, None);
-            let Some(value) = search.value(&pits) else {
+            let mut search = Search::new(Game::Oware, 100_000, None);
+            let Some(value) = search.value(&node) else {
                 continue;
             };
             let (lo, hi) = (view.lo.unwrap() as i32, view.hi.unwrap() as i32);
@@ -793,7 +791,7 @@ mod tests {
             );
             for m in &view.moves {
                 let worth = search
-                    .move_value(&pits, m.action)
+                    .move_value(&node, m.action)
                     .expect("a move of a proved board");
                 assert_eq!(m.worth, Some(worth), "{notation}: move {}", m.name);
                 assert_eq!(

@@ -2,7 +2,7 @@
 //! by a small table built here, against the same judgement made through the library.
 
 use ayo_env::arena::agents;
-use ayo_env::tablebase::{accuracy, board_of, build_tables, Index, Tablebase};
+use ayo_env::tablebase::{accuracy, build_tables, Game, Index, Tablebase};
 use ayo_env::{Rules, Variant};
 use std::process::Command;
 
@@ -33,7 +33,7 @@ fn positions() -> String {
 fn accuracy_and_evaluate_judge_moves_as_the_library_does() {
     let dir = tempfile::tempdir().unwrap();
     let table_dir = dir.path().join("egtb");
-    build_tables(&table_dir, 3, |_| {}).unwrap();
+    build_tables(&table_dir, Game::Oware, 3, |_| {}).unwrap();
     let file = dir.path().join("positions.txt");
     std::fs::write(&file, positions()).unwrap();
 
@@ -44,7 +44,7 @@ fn accuracy_and_evaluate_judge_moves_as_the_library_does() {
     let (mut labelled, mut kept) = (0, 0);
     for line in positions().lines() {
         let state = oware.parse_notation(line).unwrap();
-        if board_of(&state).is_none() {
+        if Game::Oware.node_of(&state).is_none() {
             continue;
         }
         if let Some(labels) = accuracy::label(&table, &oware, &state) {

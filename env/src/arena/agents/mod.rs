@@ -14,7 +14,7 @@
 //! | `mcts:N`      | UCT with random rollouts, N simulations per move                            |
 //!
 //! A searching agent's spec may end in `+tb=DIR` (or `+tb`, the table in `$AYO_TABLEBASE`):
-//! its search then ends a line where that `oware` endgame table knows the result
+//! its search then ends a line where that endgame table (`oware`, `ayoayo`) knows the result
 //! ([`Oracle`](crate::tablebase::Oracle)): `alphabeta:10+tb=tables/oware`. Any spec may end
 //! in `+book=FILE` (after `+tb`): the agent plays that [book of moves](crate::arena::book)'s
 //! move where the position is in it.
@@ -53,7 +53,7 @@ use thiserror::Error;
 pub const AGENT_SPECS: &str =
     "random, greedy, alphabeta:D (D plies, 1-64), alphabeta@TIME (deepening for TIME per move: \
     500ms, 1s), mcts:N (N simulations); \
-    a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an oware endgame table; \
+    a searching agent +tb=DIR (or +tb: $AYO_TABLEBASE) ends lines at an endgame table (oware, ayoayo); \
     any agent +book=FILE (last) plays a book of moves where it has one";
 
 /// The environment variable naming the endgame table of a spec's bare `+tb`.
