@@ -114,13 +114,13 @@ struct Walk {
 
 impl Walk {
     /// Discovers the node `v` and starts following its moves.
-    fn enter(&mut self, v: usize, pits: Node) {
+    fn enter(&mut self, v: usize, node: Node) {
         self.order[v] = self.next_order;
         self.low[v] = self.next_order;
         self.next_order += 1;
         self.on_stack[v] = true;
         self.stack.push(v as u32);
-        self.frames.push((v as u32, pits, 0));
+        self.frames.push((v as u32, node, 0));
     }
 }
 
@@ -279,25 +279,27 @@ fn value_component(
         })
         .collect();
     let place: &[u32] = place;
+    // A move into the component: the child's place in it, and the move's worth for every
+    // memory (with `bounds`; without, every board of the component remembered).
     let component_bounds = |child: &Node, bounds: Option<&[Entry]>| {
         let c = game.rank(child) as usize;
         if !inside[c] {
             return None;
         }
-        let e = repetition_value(child);
-        Some(match bounds {
-            None => (e, e),
-            Some(b) => {
-                let y = b[place[c] as usize];
-                (e.min(-(y.hi as i32)), e.max(-(y.lo as i32)))
-            }
-        })
+        let (j, e) = (place[c] as usize, repetition_value(child));
+        Some((
+            j,
+            match bounds {
+                None => (e, e),
+                Some(b) => (e.min(-(b[j].hi as i32)), e.max(-(b[j].lo as i32))),
+            },
+        ))
     };
     let mut bounds: Vec<Entry> = nodes
         .iter()
         .map(|node| {
             evaluate(game, node, seeds, lower, |child| {
-                component_bounds(child, None).unwrap_or_else(|| outside(game, child, entries))
+                component_bounds(child, None).map_or_else(|| outside(game, child, entries), |w| w.1)
             })
         })
         .collect();
@@ -307,7 +309,7 @@ fn value_component(
         for (i, node) in nodes.iter().enumerate() {
             let new = evaluate(game, node, seeds, lower, |child| {
                 component_bounds(child, Some(&bounds))
-                    .unwrap_or_else(|| outside(game, child, entries))
+                    .map_or_else(|| outside(game, child, entries), |w| w.1)
             });
             let wider = Entry {
                 lo: new.lo.min(bounds[i].lo),
@@ -322,7 +324,12 @@ fn value_component(
             break;
         }
     }
-    let resolved = resolve(game, &nodes, seeds, lower, entries, place, inside, &bounds);
+    let resolved = resolve(game, &nodes, seeds, lower, |child| {
+        match component_bounds(child, Some(&bounds)) {
+            Some((j, worth)) => (Some(j), worth),
+            None => (None, outside(game, child, entries)),
+        }
+    });
     stats.resolved += resolved.iter().filter(|r| r.is_some()).count() as u64;
     // Each entry's search reads only the finished entries and the bounds: the component's
     // boards are searched in parallel, on every core. A board resolved without repetition
@@ -363,23 +370,21 @@ fn value_component(
 /// A board is *resolved* once its moves' worths pin its value: a capture or a move out of the
 /// component is worth exactly the finished entry's; a move to a board `y` resolved before it
 /// exactly `−R(y)`; a move to a board not yet resolved within the bounds that hold for every
-/// memory, a repetition included (`e(y)` or `−I(y)`, as in the fixpoint). Sweeps resolve
+/// memory, a repetition included (`e(y)` or `−I(y)`, as in the fixpoint). `quiet` gives a
+/// quiet move's child's place in the component (`None` outside it) and the move's worth by
+/// the finished entries or those bounds. Sweeps resolve
 /// boards until none changes. Why `R(x)` is the value from a fresh memory: along the lines
 /// that prove it (every move of one side, the best of the other) each resolved board was
 /// resolved before the one before it, so no such line returns to a board it has passed and
 /// the resolved boards' values hold with that memory; every other move is bounded for any
 /// memory. (Aalina's table keeps such repetition-free values, with "unknown" where this uses
 /// the bounds `I`.)
-#[allow(clippy::too_many_arguments)]
 fn resolve(
     game: Game,
     nodes: &[Node],
     seeds: usize,
     lower: &(impl Finished + ?Sized),
-    entries: &[Entry],
-    place: &[u32],
-    inside: &[bool],
-    bounds: &[Entry],
+    quiet: impl Fn(&Node) -> (Option<usize>, (i32, i32)),
 ) -> Vec<Option<i8>> {
     let mut resolved: Vec<Option<i8>> = vec![None; nodes.len()];
     let mut open: Vec<usize> = (0..nodes.len()).collect();
@@ -387,17 +392,10 @@ fn resolve(
         let before = open.len();
         open.retain(|&i| {
             let e = evaluate(game, &nodes[i], seeds, lower, |child| {
-                let c = game.rank(child) as usize;
-                if !inside[c] {
-                    return outside(game, child, entries);
-                }
-                let j = place[c] as usize;
-                match resolved[j] {
+                let (place, worth) = quiet(child);
+                match place.and_then(|j| resolved[j]) {
                     Some(v) => (-(v as i32), -(v as i32)),
-                    None => {
-                        let (e, y) = (repetition_value(child), bounds[j]);
-                        (e.min(-(y.hi as i32)), e.max(-(y.lo as i32)))
-                    }
+                    None => worth,
                 }
             });
             if e.is_exact() {

@@ -72,6 +72,13 @@ fn layer_path(dir: &Path, game: Game, seeds: usize) -> PathBuf {
     dir.join(format!("{}-{seeds:02}.egtb", game.name()))
 }
 
+/// The game of the table in `dir`: the one whose layer of 0 seeds is there.
+fn game_in(dir: &Path) -> Option<Game> {
+    Game::ALL
+        .into_iter()
+        .find(|&g| layer_path(dir, g, 0).exists())
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TablebaseError + '_ {
     move |source| TablebaseError::Io {
         path: path.to_path_buf(),
@@ -230,10 +237,7 @@ impl Tablebase {
     /// layer, size, CRC-32).
     pub fn open(dir: impl AsRef<Path>) -> Result<Tablebase, TablebaseError> {
         let dir = dir.as_ref().to_path_buf();
-        let Some(game) = Game::ALL
-            .into_iter()
-            .find(|&g| layer_path(&dir, g, 0).exists())
-        else {
+        let Some(game) = game_in(&dir) else {
             let first: Vec<String> = Game::ALL
                 .iter()
                 .map(|&g| layer_path(&dir, g, 0).display().to_string())
@@ -355,10 +359,7 @@ pub fn build_tables(
     mut report: impl FnMut(BuildEvent),
 ) -> Result<Vec<LayerStats>, TablebaseError> {
     std::fs::create_dir_all(dir).map_err(io(dir))?;
-    if let Some(other) = Game::ALL
-        .into_iter()
-        .find(|&g| g != game && layer_path(dir, g, 0).exists())
-    {
+    if let Some(other) = game_in(dir).filter(|&g| g != game) {
         return Err(TablebaseError::OtherGame {
             dir: dir.to_path_buf(),
             table: other.rules_id(),

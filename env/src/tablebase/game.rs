@@ -231,14 +231,6 @@ impl Game {
         }
     }
 
-    /// Every legal move at `node`, in action order.
-    pub fn moves(self, node: &Node) -> Vec<Move> {
-        self.legal(node)
-            .iter()
-            .map(|a| self.play(node, a))
-            .collect()
-    }
-
     /// The node of a live game of this table's game, or `None` (another variant, or over).
     pub fn node_of(self, state: &VariantState) -> Option<Node> {
         match (self, state) {

@@ -126,10 +126,11 @@ impl<'a> Search<'a> {
         if self.nodes > self.cap {
             return None;
         }
-        if let Turn::Over(v) = self.game.turn(node) {
-            return Some(v);
-        }
-        let mut list = self.game.moves(node);
+        let mask = match self.game.turn(node) {
+            Turn::Over(v) => return Some(v),
+            Turn::Moves(mask) => mask,
+        };
+        let mut list: Vec<Move> = mask.iter().map(|a| self.game.play(node, a)).collect();
         self.order(&mut list);
         let mut best = i32::MIN;
         for m in list {
@@ -140,16 +141,18 @@ impl<'a> Search<'a> {
                 }
                 // The end of the game at the child (no move in `oware`; retaliation or
                 // exhaustion in `ayoayo`) comes before the repetition rule.
-                Move::Quiet { node: child } => match self.game.turn(&child) {
-                    Turn::Over(v) => -v,
-                    Turn::Moves(_) if repeats(memory, &child) => -rows_margin(&child.pits),
-                    Turn::Moves(_) => {
-                        memory.push(child);
-                        let v = self.line(&child, memory, -beta, -alpha);
-                        memory.pop();
-                        -v?
+                Move::Quiet { node: child } if repeats(memory, &child) => {
+                    match self.game.turn(&child) {
+                        Turn::Over(v) => -v,
+                        Turn::Moves(_) => -rows_margin(&child.pits),
                     }
-                },
+                }
+                Move::Quiet { node: child } => {
+                    memory.push(child);
+                    let v = self.line(&child, memory, -beta, -alpha);
+                    memory.pop();
+                    -v?
+                }
             };
             best = best.max(v);
             alpha = alpha.max(v);
