@@ -20,13 +20,27 @@ pub mod serve;
 pub mod tournament;
 pub mod train;
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use ayo_env::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
+
+/// Creates the folder that a command's `flag` (`--out`) names, with its parents, before the
+/// command plays anything; a file in its place is refused naming the flag.
+pub fn out_folder(flag: &str, path: &Path) -> Result<()> {
+    if path.exists() && !path.is_dir() {
+        bail!(
+            "{flag} {}: a file is there; expected a folder (created if missing)",
+            path.display()
+        );
+    }
+    std::fs::create_dir_all(path)
+        .with_context(|| format!("{flag} {}: cannot create the folder", path.display()))
+}
 
 /// Sets `flag` when the process is interrupted (SIGINT, Ctrl-C), so that a long command
 /// (`ayo train`, `ayo selfplay`) finishes its step and saves instead of dying half-way.

@@ -162,6 +162,27 @@ fn play_refuses_bad_input_and_finishes_the_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--out` naming a file, with or without records, is refused before a game is played, naming
+/// the flag and the path; the file is left as it was.
+#[test]
+fn tournament_refuses_an_out_that_is_a_file() {
+    let file = std::env::temp_dir().join(format!("ayo-tournament-out-{}", std::process::id()));
+    std::fs::write(&file, "kept").unwrap();
+    for extra in [None, Some("--no-records")] {
+        let mut command = ayo();
+        command.args(["tournament", "--variant", "oware", "--players", "random", "greedy"]);
+        command.args(["--games", "2", "--out"]).arg(&file).args(extra);
+        let output = command.output().expect("ayo runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{stderr}");
+        let expected = format!("--out {}: a file is there; expected a folder", file.display());
+        assert!(stderr.contains(&expected), "{stderr}");
+        assert!(!stderr.contains("after 1 of"), "no pair was played: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    let _ = std::fs::remove_file(&file);
+}
+
 /// A small round robin: tables and records are written, records replay, seats are swapped.
 #[test]
 fn tournament_writes_tables_and_replayable_records() {
