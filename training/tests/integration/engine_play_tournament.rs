@@ -170,14 +170,30 @@ fn tournament_refuses_an_out_that_is_a_file() {
     std::fs::write(&file, "kept").unwrap();
     for extra in [None, Some("--no-records")] {
         let mut command = ayo();
-        command.args(["tournament", "--variant", "oware", "--players", "random", "greedy"]);
-        command.args(["--games", "2", "--out"]).arg(&file).args(extra);
+        command.args([
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            "random",
+            "greedy",
+        ]);
+        command
+            .args(["--games", "2", "--out"])
+            .arg(&file)
+            .args(extra);
         let output = command.output().expect("ayo runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{stderr}");
-        let expected = format!("--out {}: a file is there; expected a folder", file.display());
+        let expected = format!(
+            "--out {}: a file is there; expected a folder",
+            file.display()
+        );
         assert!(stderr.contains(&expected), "{stderr}");
-        assert!(!stderr.contains("after 1 of"), "no pair was played: {stderr}");
+        assert!(
+            !stderr.contains("after 1 of"),
+            "no pair was played: {stderr}"
+        );
     }
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
     let _ = std::fs::remove_file(&file);
