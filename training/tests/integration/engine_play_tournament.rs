@@ -169,19 +169,9 @@ fn tournament_refuses_an_out_that_is_a_file() {
     let file = std::env::temp_dir().join(format!("ayo-tournament-out-{}", std::process::id()));
     std::fs::write(&file, "kept").unwrap();
     for extra in [None, Some("--no-records")] {
+        let words = "tournament --variant oware --players random greedy --games 2 --out";
         let mut command = ayo();
-        command.args([
-            "tournament",
-            "--variant",
-            "oware",
-            "--players",
-            "random",
-            "greedy",
-        ]);
-        command
-            .args(["--games", "2", "--out"])
-            .arg(&file)
-            .args(extra);
+        command.args(words.split(' ')).arg(&file).args(extra);
         let output = command.output().expect("ayo runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{stderr}");
