@@ -29,17 +29,17 @@ use anyhow::{bail, Context, Result};
 use ayo_env::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Creates the folder that a command's `flag` (`--out`) names, with its parents, before the
-/// command plays anything; a file in its place is refused naming the flag.
-pub fn out_folder(flag: &str, path: &Path) -> Result<()> {
+/// Creates the folder a command's `--out` names, with its parents, before the command plays or
+/// trains anything; a file in its place is refused naming the flag.
+pub fn out_folder(path: &Path) -> Result<()> {
     if path.exists() && !path.is_dir() {
         bail!(
-            "{flag} {}: a file is there; expected a folder (created if missing)",
+            "--out {}: a file is there; expected a folder (created if missing)",
             path.display()
         );
     }
     std::fs::create_dir_all(path)
-        .with_context(|| format!("{flag} {}: cannot create the folder", path.display()))
+        .with_context(|| format!("--out {}: cannot create the folder", path.display()))
 }
 
 /// Sets `flag` when the process is interrupted (SIGINT, Ctrl-C), so that a long command

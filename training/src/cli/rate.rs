@@ -96,7 +96,7 @@ pub fn run(a: Args) -> Result<()> {
     };
     let me = agent.name();
     if let Some(out) = &a.out {
-        super::out_folder("--out", out)?;
+        super::out_folder(out)?;
     }
     let options = RateOptions {
         precision: a.precision,
@@ -256,7 +256,7 @@ fn refit(
     let source = path.display().to_string();
     let (agent, seconds) = (earlier.agent.clone(), earlier.seconds);
     if let Some(out) = out {
-        super::out_folder("--out", out)?;
+        super::out_folder(out)?;
         RatingFile {
             variant: ladder.rules_id(),
             ladder: source.clone(),

@@ -219,20 +219,16 @@ fn schedule(a: &Args, names: &[String], sprt: bool) -> Result<Vec<(usize, usize)
 /// The folder the game records go to (`OUT/games`, created), unless --no-records or no --out;
 /// `--out` itself is created (or refused) before any game is played.
 fn games_dir(a: &Args) -> Result<Option<PathBuf>> {
-    match (&a.out, a.no_records) {
-        (Some(out), false) => {
-            super::out_folder("--out", out)?;
-            let dir = out.join("games");
-            std::fs::create_dir_all(&dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-            Ok(Some(dir))
-        }
-        (Some(out), true) => {
-            super::out_folder("--out", out)?;
-            Ok(None)
-        }
-        _ => Ok(None),
+    let Some(out) = &a.out else {
+        return Ok(None);
+    };
+    super::out_folder(out)?;
+    if a.no_records {
+        return Ok(None);
     }
+    let dir = out.join("games");
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    Ok(Some(dir))
 }
 
 /// A player by name or by position from 1.
