@@ -22,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 AYO="${AYO:-target/release/ayo}"
-agent=models/oware/oware-levels-1h.ot@500ms+ab
+agent=models/oware/oware-100min.ot@500ms+ab
 movetime=500
 pairs=8
 book=off

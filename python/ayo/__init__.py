@@ -5,7 +5,7 @@ Everything here calls the Rust core (``ayo-env``) through the native module ``ay
 * ``ayo.Game`` — one game, for search and analysis (legal actions, apply, board, record).
 * ``ayo.VecEnv`` — thousands of games stepped in one call, numpy in and out, GIL released.
 * ``ayo.Agent`` — the baseline agents ``random``, ``greedy``, ``alphabeta:D``, ``mcts:N``, and
-  trained checkpoints with their search (``"models/oware/oware-levels-1h.ot:32"``, ``"….ot@1s"``).
+  trained checkpoints with their search (``"models/oware/oware-100min.ot:32"``, ``"….ot@1s"``).
 * ``ayo.Net`` — a trained network: ``Net.load(path).evaluate(obs)``, without torch.
 * ``ayo.rate`` — an agent, or any callable ``f(game) -> action``, placed on a variant's rating
   ladder (Elo with its interval; the ladders ship in the package), as ``ayo rate`` does;

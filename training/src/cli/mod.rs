@@ -29,15 +29,21 @@ use anyhow::{bail, Context, Result};
 use ayo_env::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// Creates the folder a command's `--out` names, with its parents, before the command plays or
-/// trains anything; a file in its place is refused naming the flag.
-pub fn out_folder(path: &Path) -> Result<()> {
+/// Refuses a `--out` that names a file where a folder is wanted, naming the flag.
+pub fn out_not_a_file(path: &Path) -> Result<()> {
     if path.exists() && !path.is_dir() {
         bail!(
             "--out {}: a file is there; expected a folder (created if missing)",
             path.display()
         );
     }
+    Ok(())
+}
+
+/// Creates the folder a command's `--out` names, with its parents, before the command plays or
+/// trains anything; a file in its place is refused naming the flag.
+pub fn out_folder(path: &Path) -> Result<()> {
+    out_not_a_file(path)?;
     std::fs::create_dir_all(path)
         .with_context(|| format!("--out {}: cannot create the folder", path.display()))
 }

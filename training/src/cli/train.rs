@@ -119,6 +119,8 @@ fn train(a: &Args, given: &Given, cfg: TrainConfig) -> Result<()> {
     let out = a.out.clone().unwrap_or_else(|| {
         PathBuf::from("runs").join(cfg.rules().map(|r| r.name()).unwrap_or("run"))
     });
+    // Before anything is made: a new run creates its folder only after its config is checked.
+    super::out_not_a_file(&out)?;
     let mut run = if a.resume {
         Run::resume(&out, given)
             .with_context(|| format!("cannot resume the run in {}", out.display()))?

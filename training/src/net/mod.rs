@@ -13,7 +13,7 @@
 //! observes `seeds / 8`: steps of two seeds). Captures turn on exact counts (a pit of 1 or 2
 //! seeds, a pit whose seeds reach a given distance), which a small MLP finds hard to carve out
 //! of one scalar per pit: on oware, 12 levels took the one-hour agent from 86.5 % to over 90 %
-//! wins against `mcts:1000` (experiments/runs/oware-1h-levels).
+//! wins against `mcts:1000` (the run `oware-1h-levels`, experiments/RUNS.md).
 
 //!
 //! [`NetShape`] (sizes only) is here without libtorch, so that the configuration reader builds

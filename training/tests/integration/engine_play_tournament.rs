@@ -162,16 +162,19 @@ fn play_refuses_bad_input_and_finishes_the_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `--out` naming a file, with or without records, is refused before a game is played, naming
-/// the flag and the path; the file is left as it was.
+/// `--out` naming a file (a tournament's, with or without records; a training run's) is refused
+/// before a game is played, naming the flag and the path; the file is left as it was.
 #[test]
-fn tournament_refuses_an_out_that_is_a_file() {
+fn tournament_and_train_refuse_an_out_that_is_a_file() {
     let file = std::env::temp_dir().join(format!("ayo-tournament-out-{}", std::process::id()));
     std::fs::write(&file, "kept").unwrap();
-    for extra in [None, Some("--no-records")] {
-        let words = "tournament --variant oware --players random greedy --games 2 --out";
+    for words in [
+        "tournament --variant oware --players random greedy --games 2 --out",
+        "tournament --variant oware --players random greedy --games 2 --no-records --out",
+        "train --variant oware --iterations 1 --out",
+    ] {
         let mut command = ayo();
-        command.args(words.split(' ')).arg(&file).args(extra);
+        command.args(words.split(' ')).arg(&file);
         let output = command.output().expect("ayo runs");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{stderr}");
