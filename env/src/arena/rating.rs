@@ -571,6 +571,14 @@ impl Wdl {
     }
 }
 
+impl std::ops::AddAssign for Wdl {
+    fn add_assign(&mut self, other: Wdl) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+    }
+}
+
 impl std::fmt::Display for Wdl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}-{}-{}", self.wins, self.draws, self.losses)
@@ -582,6 +590,14 @@ impl std::fmt::Display for Wdl {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Pentanomial {
     pub counts: [u32; 5],
+}
+
+impl std::ops::AddAssign for Pentanomial {
+    fn add_assign(&mut self, other: Pentanomial) {
+        for (count, more) in self.counts.iter_mut().zip(other.counts) {
+            *count += more;
+        }
+    }
 }
 
 impl Pentanomial {

@@ -76,6 +76,9 @@ pub struct Report {
     /// The opening book the pairs started from, when one replaced the random openings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub book: Option<String>,
+    /// The folders whose recorded games were rated, when none was played (`--records`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub records: Vec<String>,
     pub seed: u64,
     pub seconds: f64,
     pub ratings: Vec<RatingRow>,
@@ -153,6 +156,7 @@ pub fn build(
         distinct_games: tournament::distinct_games(played),
         opening_plies,
         book: None,
+        records: Vec::new(),
         seed,
         seconds,
         ratings: rows,
@@ -189,14 +193,24 @@ pub fn render(r: &Report) -> String {
 
 /// The heading and the ratings table.
 fn render_ratings(s: &mut String, r: &Report, width: usize) {
-    let openings = match &r.book {
-        Some(book) => format!("openings from {book}"),
-        None => format!("{} plies of random opening", r.opening_plies),
+    let (openings, time) = match &r.book {
+        _ if !r.records.is_empty() => (
+            format!("the games recorded in {}", r.records.join(", ")),
+            String::new(),
+        ),
+        Some(book) => (
+            format!("openings from {book}"),
+            format!(", {:.1} s", r.seconds),
+        ),
+        None => (
+            format!("{} plies of random opening", r.opening_plies),
+            format!(", {:.1} s", r.seconds),
+        ),
     };
     let _ = writeln!(
         s,
-        "{} — {} games in {} pairs ({openings}, {} distinct games), {:.1} s; Elo anchored on {}",
-        r.variant, r.games, r.pairs, r.distinct_games, r.seconds, r.anchor
+        "{} — {} games in {} pairs ({openings}, {} distinct games){time}; Elo anchored on {}",
+        r.variant, r.games, r.pairs, r.distinct_games, r.anchor
     );
     if r.truncated_games > 0 {
         let _ = writeln!(

@@ -455,25 +455,39 @@ pub fn south_points(record: &GameRecord) -> f64 {
     }
 }
 
+impl PlayedPair {
+    /// The pair `index` of players `a` and `b` from `opening`: its two finished `records`, `a`
+    /// South in the first, North in the second.
+    pub fn new(
+        index: usize,
+        a: usize,
+        b: usize,
+        opening: Option<String>,
+        records: [GameRecord; 2],
+    ) -> PlayedPair {
+        let truncated = records
+            .iter()
+            .filter(|r| r.outcome.as_ref().is_none_or(|o| o.truncated))
+            .count() as u32;
+        let result = GamePair {
+            a,
+            b,
+            points: [south_points(&records[0]), 1.0 - south_points(&records[1])],
+        };
+        PlayedPair {
+            index,
+            opening,
+            records,
+            result,
+            truncated,
+        }
+    }
+}
+
 fn finish_pair(slot: PairSlot) -> PlayedPair {
     let [first, second] = slot.records;
     let records = [first.expect("both legs"), second.expect("both legs")];
-    let truncated = records
-        .iter()
-        .filter(|r| r.outcome.as_ref().is_none_or(|o| o.truncated))
-        .count() as u32;
-    let result = GamePair {
-        a: slot.a,
-        b: slot.b,
-        points: [south_points(&records[0]), 1.0 - south_points(&records[1])],
-    };
-    PlayedPair {
-        index: slot.index,
-        opening: slot.opening,
-        records,
-        result,
-        truncated,
-    }
+    PlayedPair::new(slot.index, slot.a, slot.b, slot.opening, records)
 }
 
 #[cfg(test)]

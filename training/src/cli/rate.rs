@@ -4,10 +4,11 @@
 //! `--max-games` are played. Prints the Elo with its interval and, per rung played, the W-D-L,
 //! score, nElo and pentanomial counts; progress goes to stderr, every game to `--out`.
 //! `--engine "CMD"` rates an external program speaking `ayo engine`'s protocol instead;
-//! `--refit RATING_JSON` rates an earlier rating's games again on this ladder, playing none.
+//! `--refit RATING_JSON…` rates an earlier rating's games again on this ladder, playing none;
+//! several ratings of one agent (matches on other openings, say) are pooled into one.
 
 use anyhow::{bail, Context, Result};
-use ayo_env::arena::ladder::{self, Ladder, RateOptions, Rating};
+use ayo_env::arena::ladder::{self, Ladder, RateOptions, Rating, RungGames};
 use ayo_env::arena::report;
 use ayo_env::arena::tournament::Control;
 use ayo_env::Agent;
@@ -29,9 +30,10 @@ pub struct Args {
     #[arg(long, required_unless_present_any = ["engine", "refit"], conflicts_with_all = ["engine", "refit"])]
     agent: Option<String>,
     /// Or no games at all: the `rating.json` of an earlier rating (`--out`), its games rated
-    /// again on this ladder's Elo (a later version whose rungs include those it played).
-    #[arg(long, value_name = "RATING_JSON", conflicts_with = "engine")]
-    refit: Option<PathBuf>,
+    /// again on this ladder's Elo (a later version whose rungs include those it played); several
+    /// ratings of the same agent are pooled, their games rated together.
+    #[arg(long, value_name = "RATING_JSON", num_args = 1.., conflicts_with = "engine")]
+    refit: Vec<PathBuf>,
     /// Or an external program speaking `ayo engine`'s protocol (docs/engine.md), run by `sh -c`:
     /// a crash, an error, an unplayable move or a move slower than --engine-movetime forfeits
     /// that game (the count is reported).
@@ -79,8 +81,8 @@ pub fn run(a: Args) -> Result<()> {
     let rungs = ayo_train::rungs::load(&ladder, folder, &rules, a.seed)?;
     let names: Vec<String> = rungs.iter().map(|r| r.name()).collect();
     let elo: Vec<f64> = ladder.rungs.iter().map(|r| r.elo).collect();
-    if let Some(file) = &a.refit {
-        return refit(file, &ladder, &path, &names, &elo, a.out.as_deref());
+    if !a.refit.is_empty() {
+        return refit(&a.refit, &ladder, &path, &names, &elo, a.out.as_deref());
     }
     let (agent, failures): (Box<dyn Agent>, _) = match (&a.agent, &a.engine) {
         (Some(spec), _) => (
@@ -190,7 +192,7 @@ struct RatingFile {
     rungs: Vec<String>,
     /// An engine's forfeited games (`--engine`).
     forfeits: Option<u32>,
-    /// The earlier `rating.json` whose games these are (`--refit`).
+    /// The earlier `rating.json` (or several, joined by " + ") whose games these are (`--refit`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     refit_from: Option<String>,
 }
@@ -203,72 +205,117 @@ impl RatingFile {
     }
 }
 
-/// `ayo rate --refit`: the games of the rating in `file` rated again on `ladder`, whose rungs
-/// are `names` with Elo `elo`; the new `rating.json` goes to `out`.
+/// `ayo rate --refit`: the games of the ratings in `files` (one agent's) rated again, together,
+/// on `ladder`, whose rungs are `names` with Elo `elo`; the new `rating.json` goes to `out`.
 fn refit(
-    file: &Path,
+    files: &[PathBuf],
     ladder: &Ladder,
     path: &Path,
     names: &[String],
     elo: &[f64],
     out: Option<&Path>,
 ) -> Result<()> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let earlier: RatingFile = serde_json::from_str(&text).with_context(|| {
-        format!(
-            "{} is not the rating.json of `ayo rate --out`",
-            file.display()
-        )
-    })?;
-    if earlier.variant != ladder.rules_id() {
-        bail!(
-            "{}: its games are of {}, the ladder is of {}",
-            file.display(),
-            earlier.variant,
-            ladder.rules_id()
-        );
-    }
-    let mut games = earlier.rating.rungs.clone();
-    for g in &mut games {
-        let name = earlier.rungs.get(g.rung).with_context(|| {
-            format!("{}: rung {} is not among its rungs", file.display(), g.rung)
-        })?;
-        g.rung = names.iter().position(|n| n == name).with_context(|| {
+    let mut earlier: Vec<RatingFile> = Vec::new();
+    let mut games: Vec<RungGames> = Vec::new();
+    for (i, file) in files.iter().enumerate() {
+        if files[..i].contains(file) {
+            bail!(
+                "{} is named twice after --refit: its games would count twice",
+                file.display()
+            );
+        }
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("cannot read {}", file.display()))?;
+        let one: RatingFile = serde_json::from_str(&text).with_context(|| {
             format!(
-                "{}: its games against {name} cannot be refitted: {name} is not a rung of {} v{}",
-                file.display(),
-                path.display(),
-                ladder.version
+                "{} is not the rating.json of `ayo rate --out`",
+                file.display()
             )
         })?;
+        if one.variant != ladder.rules_id() {
+            bail!(
+                "{}: its games are of {}, the ladder is of {}",
+                file.display(),
+                one.variant,
+                ladder.rules_id()
+            );
+        }
+        if let Some(first) = earlier.first() {
+            if one.agent != first.agent {
+                bail!(
+                    "{}: its games are {}'s, those of {} are {}'s; --refit pools the ratings of \
+                     one agent",
+                    file.display(),
+                    one.agent,
+                    files[0].display(),
+                    first.agent
+                );
+            }
+        }
+        for g in &one.rating.rungs {
+            let name = one.rungs.get(g.rung).with_context(|| {
+                format!("{}: rung {} is not among its rungs", file.display(), g.rung)
+            })?;
+            let rung = names.iter().position(|n| n == name).with_context(|| {
+                format!(
+                    "{}: its games against {name} cannot be refitted: {name} is not a rung of \
+                     {} v{}",
+                    file.display(),
+                    path.display(),
+                    ladder.version
+                )
+            })?;
+            match games.iter_mut().find(|kept| kept.rung == rung) {
+                Some(kept) => {
+                    kept.pentanomial += g.pentanomial;
+                    kept.wdl += g.wdl;
+                }
+                None => games.push(RungGames { rung, ..g.clone() }),
+            }
+        }
+        earlier.push(one);
     }
-    let rating = Rating::refit(elo, &games, earlier.rating.rounds)?;
+    let rounds: usize = earlier.iter().map(|e| e.rating.rounds).sum();
+    let rating = Rating::refit(elo, &games, rounds)?;
+    let first = &earlier[0];
+    let before: Vec<String> = earlier
+        .iter()
+        .map(|e| format!("{:+.0} on v{}", e.rating.elo, e.ladder_version))
+        .collect();
     eprintln!(
-        "the games of {} ({} games on ladder v{}) rated again on ladder v{}: {:+.0} → {:+.0}",
-        earlier.agent,
+        "the games of {} ({} games; {}) rated again on ladder v{}: {:+.0}",
+        first.agent,
         rating.games,
-        earlier.ladder_version,
+        before.join(", "),
         ladder.version,
-        earlier.rating.elo,
         rating.elo
     );
     let source = path.display().to_string();
-    let (agent, seconds) = (earlier.agent.clone(), earlier.seconds);
+    let seconds: f64 = earlier.iter().map(|e| e.seconds).sum();
+    let forfeits = earlier
+        .iter()
+        .filter_map(|e| e.forfeits)
+        .reduce(|a, b| a + b);
+    let sources: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     if let Some(out) = out {
         super::out_folder(out)?;
         RatingFile {
+            agent: first.agent.clone(),
             variant: ladder.rules_id(),
             ladder: source.clone(),
             ladder_version: ladder.version,
+            seconds,
             rating: rating.clone(),
             rungs: names.to_vec(),
-            refit_from: Some(file.display().to_string()),
-            ..earlier
+            forfeits,
+            refit_from: Some(sources.join(" + ")),
         }
         .write(out)?;
     }
-    print!("{}", rating.table(ladder, &source, &agent, names, seconds));
+    print!(
+        "{}",
+        rating.table(ladder, &source, &first.agent, names, seconds)
+    );
     Ok(())
 }
 

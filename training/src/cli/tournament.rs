@@ -2,13 +2,16 @@
 //! the result is an Elo table with 95 % intervals, a likelihood-of-superiority matrix, a
 //! cross-table and pentanomial counts, printed and written as JSON and CSV, plus every game as
 //! a record for `ayo replay`. `--sprt` stops a two-player match as soon as the test decides;
-//! `--run DIR` rates a training run's checkpoints and plots Elo against training step.
+//! `--run DIR` rates a training run's checkpoints and plots Elo against training step;
+//! `--records DIR…` rates games played before, by any of these commands, together.
 
 use anyhow::{bail, Context, Result};
-use ayo_env::arena::rating::{rate, GamePair, Pentanomial, RateConfig, Sprt, SprtDecision};
+use ayo_env::arena::rating::{
+    rate, GamePair, Pentanomial, RateConfig, Ratings, Sprt, SprtDecision,
+};
 use ayo_env::arena::report::{self, Report, SprtReport};
-use ayo_env::arena::tournament::{self, Control, MatchConfig};
-use ayo_env::{Agent, Variant};
+use ayo_env::arena::tournament::{self, Control, MatchConfig, PlayedPair};
+use ayo_env::{Agent, GameRecord, Variant};
 use ayo_train::config::TrainConfig;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -76,14 +79,25 @@ pub struct Args {
     /// Do not write the game records.
     #[arg(long)]
     no_records: bool,
+    /// Or no games at all: the game pairs recorded in these folders (`OUT/games` of earlier
+    /// tournaments, the `--out` of `ayo rate`) rated together as one tournament.
+    #[arg(long, value_name = "DIR", num_args = 1.., conflicts_with_all = [
+        "variant", "options", "players", "run", "sprt", "gauntlet", "book",
+    ])]
+    records: Vec<PathBuf>,
 }
 
 pub fn run(a: Args) -> Result<()> {
     if let Some(dir) = a.run.clone() {
         return run_training(a, &dir);
     }
+    if !a.records.is_empty() {
+        let report = rate_records(&a)?;
+        print!("{}", report::render(&report));
+        return Ok(());
+    }
     let Some(spec) = a.variant.as_deref() else {
-        bail!("--variant is required (or --run DIR for a training run)");
+        bail!("--variant is required (or --run DIR for a training run, --records DIR for games played)");
     };
     let rules = super::variant(spec, a.options.as_deref())?;
     if a.players.len() < 2 {
@@ -119,10 +133,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         None => None,
     };
     let schedule = schedule(a, &names, sprt.is_some())?;
-    let anchor = match &a.anchor {
-        Some(who) => find(&names, who, "--anchor")?,
-        None => 0,
-    };
+    let anchor = anchor(a, &names)?;
     let config = MatchConfig {
         opening_plies: a.openings,
         max_plies: a.max_plies,
@@ -170,17 +181,7 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
         return Err(e);
     }
     let seconds = started.elapsed().as_secs_f64();
-    let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
-    let ratings = rate(
-        n,
-        &pairs,
-        &RateConfig {
-            anchor,
-            bootstrap: a.bootstrap,
-            seed: a.seed,
-            ..Default::default()
-        },
-    );
+    let ratings = rate_played(a, n, &played, anchor);
     let mut report = report::build(
         a.openings,
         a.seed,
@@ -200,6 +201,95 @@ fn play_tournament(a: &Args, rules: &Variant, specs: &[String]) -> Result<Report
     );
     report.book = a.book.as_ref().map(|p| p.display().to_string());
     if let Some(out) = &a.out {
+        ayo_env::arena::report::write(out, &report)?;
+    }
+    Ok(report)
+}
+
+/// `--records DIR…`: the pairs recorded in the folders (`pair-NNNNN-a.json`, the first player
+/// South, with its `-b.json`), their players named as the records seat them, rated together.
+fn rate_records(a: &Args) -> Result<Report> {
+    let read = |path: &Path| -> Result<GameRecord> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        GameRecord::from_json(&text)
+            .with_context(|| format!("{} is not a game record", path.display()))
+    };
+    let mut names: Vec<String> = Vec::new();
+    let mut played: Vec<PlayedPair> = Vec::new();
+    let mut first_record: Option<(GameRecord, PathBuf)> = None;
+    for (k, dir) in a.records.iter().enumerate() {
+        if a.records[..k].contains(dir) {
+            bail!(
+                "--records {}: named twice, its games would count twice",
+                dir.display()
+            );
+        }
+        let entries = std::fs::read_dir(dir)
+            .with_context(|| format!("--records {}: cannot read the folder", dir.display()))?;
+        let mut firsts: Vec<PathBuf> = Vec::new();
+        for entry in entries {
+            let path = entry?.path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.starts_with("pair-") && name.ends_with("-a.json") {
+                firsts.push(path);
+            }
+        }
+        if firsts.is_empty() {
+            bail!(
+                "--records {}: no game pairs there (pair-NNNNN-a.json with its -b.json, as \
+                 `--out DIR` writes them to DIR/games)",
+                dir.display()
+            );
+        }
+        firsts.sort();
+        for first in firsts {
+            let name = first.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let second = first.with_file_name(name.replace("-a.json", "-b.json"));
+            let records = [read(&first)?, read(&second)?];
+            let (seen, from) =
+                first_record.get_or_insert_with(|| (records[0].clone(), first.clone()));
+            if (&seen.variant, &seen.options) != (&records[0].variant, &records[0].options) {
+                bail!(
+                    "{}: a game of {} {:?}, {} is of {} {:?}: --records rates one variant",
+                    first.display(),
+                    records[0].variant,
+                    records[0].options,
+                    from.display(),
+                    seen.variant,
+                    seen.options
+                );
+            }
+            let [south, north] = records[0].seats.clone();
+            if south == north || records[1].seats != [north.clone(), south.clone()] {
+                bail!(
+                    "{} and {}: not the two games of a pair (seats {:?}, then {:?}; expected \
+                     two players, seats swapped)",
+                    first.display(),
+                    second.display(),
+                    records[0].seats,
+                    records[1].seats
+                );
+            }
+            let mut player = |name: String| match names.iter().position(|n| *n == name) {
+                Some(i) => i,
+                None => {
+                    names.push(name);
+                    names.len() - 1
+                }
+            };
+            let (pa, pb) = (player(south), player(north));
+            let opening = records[0].start.clone();
+            played.push(PlayedPair::new(played.len(), pa, pb, opening, records));
+        }
+    }
+    let (record, _) = first_record.expect("every folder has a pair");
+    let rules = record.rules()?;
+    let ratings = rate_played(a, names.len(), &played, anchor(a, &names)?);
+    let mut report = report::build(0, a.seed, &rules, &names, &played, &ratings, 0.0, None);
+    report.records = a.records.iter().map(|d| d.display().to_string()).collect();
+    if let Some(out) = &a.out {
+        super::out_folder(out)?;
         ayo_env::arena::report::write(out, &report)?;
     }
     Ok(report)
@@ -229,6 +319,25 @@ fn games_dir(a: &Args) -> Result<Option<PathBuf>> {
     let dir = out.join("games");
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
     Ok(Some(dir))
+}
+
+/// The player rated 0 Elo: the one `--anchor` names, or the first.
+fn anchor(a: &Args, names: &[String]) -> Result<usize> {
+    a.anchor
+        .as_deref()
+        .map_or(Ok(0), |who| find(names, who, "--anchor"))
+}
+
+/// The players' Elo from the pairs `played`, `anchor` at 0, with `--bootstrap` resamples.
+fn rate_played(a: &Args, n: usize, played: &[PlayedPair], anchor: usize) -> Ratings {
+    let pairs: Vec<GamePair> = played.iter().map(|p| p.result).collect();
+    let config = RateConfig {
+        anchor,
+        bootstrap: a.bootstrap,
+        seed: a.seed,
+        ..Default::default()
+    };
+    rate(n, &pairs, &config)
 }
 
 /// A player by name or by position from 1.

@@ -288,7 +288,117 @@ fn tournament_writes_tables_and_replayable_records() {
         .unwrap();
     assert!(replay.wait().unwrap().success());
     assert!(text.contains("Result:"), "{text}");
+    rate_the_records_again(&dir, &report);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `ayo tournament --records`: a tournament's recorded games rated again give its Elo; pooled
+/// with another tournament's, one table of every player; another variant's, a folder named
+/// twice or a folder without pairs are refused, naming it.
+fn rate_the_records_again(dir: &Path, played: &serde_json::Value) {
+    let tournament = |args: &[&str], out: &Path| {
+        ayo()
+            .arg("tournament")
+            .args(args)
+            .args(["--bootstrap", "100", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let report = |out: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join("tournament.json")).unwrap())
+            .unwrap()
+    };
+    let elo = |r: &serde_json::Value, name: &str| -> f64 {
+        let rows = r["ratings"].as_array().unwrap();
+        let row = rows.iter().find(|row| row["name"] == name).unwrap();
+        row["elo"].as_f64().unwrap()
+    };
+    let games = dir.join("games");
+    let games_arg = games.to_str().unwrap();
+    let again = tournament(&["--records", games_arg], &dir.join("again"));
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(stdout.contains("the games recorded in"), "{stdout}");
+    let again = report(&dir.join("again"));
+    assert_eq!(again["games"], played["games"]);
+    for name in ["random", "greedy", "alphabeta:2"] {
+        assert!(
+            (elo(&again, name) - elo(played, name)).abs() < 1e-6,
+            "{again}"
+        );
+    }
+    assert_eq!(again["crosstable"], played["crosstable"]);
+
+    // Another tournament of one new player and one old, pooled with the first.
+    let more = dir.join("more");
+    let other = tournament(
+        &[
+            "--variant",
+            "oware",
+            "--players",
+            "greedy",
+            "mcts:2",
+            "--games",
+            "2",
+        ],
+        &more,
+    );
+    assert!(other.status.success());
+    let more_games = more.join("games");
+    let more_arg = more_games.to_str().unwrap();
+    let pooled = tournament(
+        &["--records", games_arg, more_arg, "--anchor", "greedy"],
+        &dir.join("pooled"),
+    );
+    assert!(
+        pooled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pooled.stderr)
+    );
+    let pooled = report(&dir.join("pooled"));
+    assert_eq!(pooled["games"], 14);
+    assert_eq!(pooled["players"].as_array().unwrap().len(), 4);
+    assert_eq!(pooled["anchor"], "greedy");
+    assert_eq!(elo(&pooled, "greedy"), 0.0);
+
+    // Refused: a folder named twice, a folder without pairs, the games of another variant.
+    let refused = |args: &[&str], says: &str| {
+        let out = tournament(args, &dir.join("refused"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    };
+    refused(&["--records", games_arg, games_arg], "named twice");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    refused(
+        &["--records", empty.to_str().unwrap()],
+        "empty: no game pairs there",
+    );
+    let ayo_games = dir.join("ayo-variant");
+    let played_ayo = tournament(
+        &[
+            "--variant",
+            "ayo",
+            "--players",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+        ],
+        &ayo_games,
+    );
+    assert!(played_ayo.status.success());
+    let ayo_arg = ayo_games.join("games");
+    refused(
+        &["--records", games_arg, ayo_arg.to_str().unwrap()],
+        "--records rates one variant",
+    );
 }
 
 /// `--sprt` stops a lopsided match long before its game limit.
@@ -445,23 +555,24 @@ fn ladder_and_rate_with_tiny_budgets() {
 
 /// `ayo rate --refit`: a rating's games rated again without playing: on the same ladder the same
 /// Elo, on a later version (greedy's link topped up) the games kept, on a ladder without the
-/// rung it played an error naming it.
+/// rung it played an error naming it; two ratings of one agent pooled, of two agents refused.
 fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
     let read = |file: &Path| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
     };
     let rating = records.join("rating.json");
-    let refit = |ladder: &Path, out: &str| {
+    let refit_all = |ladder: &Path, ratings: &[&Path], out: &str| {
         ayo()
             .args(["rate", "--variant", "oware", "--ladder"])
             .arg(ladder)
             .arg("--refit")
-            .arg(&rating)
+            .args(ratings)
             .arg("--out")
             .arg(dir.join(out))
             .output()
             .unwrap()
     };
+    let refit = |ladder: &Path, out: &str| refit_all(ladder, &[rating.as_path()], out);
     let same = refit(ladder, "same");
     assert!(
         same.status.success(),
@@ -503,6 +614,50 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
         &["--pairs", "6", "--version", "2", "--reuse", reuse],
         &v2,
     );
+    // The same games twice, pooled (a copy; one file named twice is refused): every count doubled.
+    let named_twice = refit_all(ladder, &[rating.as_path(), &rating], "twice");
+    let stderr = String::from_utf8_lossy(&named_twice.stderr);
+    assert!(!named_twice.status.success());
+    assert!(stderr.contains("rating.json is named twice"), "{stderr}");
+    let copy = dir.join("copy.json");
+    std::fs::copy(&rating, &copy).unwrap();
+    let pooled = refit_all(ladder, &[rating.as_path(), &copy], "pooled");
+    assert!(
+        pooled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&pooled.stderr)
+    );
+    let twice = read(&dir.join("pooled/rating.json"));
+    assert_eq!(
+        twice["rating"]["games"].as_u64().unwrap(),
+        2 * old["rating"]["games"].as_u64().unwrap()
+    );
+    assert!(elo(&twice).is_finite(), "{twice}");
+    for (a, b) in old["rating"]["rungs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(twice["rating"]["rungs"].as_array().unwrap())
+    {
+        for k in 0..5 {
+            let count = |g: &serde_json::Value| g["pentanomial"]["counts"][k].as_u64().unwrap();
+            assert_eq!(2 * count(a), count(b), "{a} {b}");
+        }
+        assert_eq!(2 * a["wdl"]["wins"].as_u64().unwrap(), b["wdl"]["wins"]);
+    }
+    // Another agent's rating is not pooled with it.
+    let mut other_agent = old.clone();
+    other_agent["agent"] = "greedy".into();
+    let stranger = dir.join("stranger.json");
+    std::fs::write(&stranger, other_agent.to_string()).unwrap();
+    let mixed = refit_all(ladder, &[rating.as_path(), &stranger], "mixed");
+    let stderr = String::from_utf8_lossy(&mixed.stderr);
+    assert!(!mixed.status.success());
+    assert!(
+        stderr.contains("stranger.json: its games are greedy's") && stderr.contains("one agent"),
+        "{stderr}"
+    );
+
     let later = refit(&v2, "later");
     let stderr = String::from_utf8_lossy(&later.stderr);
     assert!(later.status.success(), "{stderr}");
