@@ -250,17 +250,28 @@ fn render_ratings(s: &mut String, r: &Report, width: usize) {
 fn render_los(s: &mut String, r: &Report, width: usize) {
     let _ = writeln!(
         s,
-        "\nLikelihood of superiority (row stronger than column), %:"
+        "\nLikelihood of superiority (row stronger than column, both by rank), %:"
     );
+    // The players in the ratings table's order, numbered by their rank.
+    let order: Vec<usize> = r
+        .ratings
+        .iter()
+        .map(|row| {
+            r.players
+                .iter()
+                .position(|p| *p == row.name)
+                .expect("a rated player")
+        })
+        .collect();
     let label = width + 4;
     let _ = write!(s, "{:<label$}", "");
-    for k in 1..=r.players.len() {
+    for k in 1..=order.len() {
         let _ = write!(s, "  {k:>5}");
     }
     let _ = writeln!(s);
-    for (i, name) in r.players.iter().enumerate() {
-        let _ = write!(s, "{:<label$}", format!("{:>2} {name}", i + 1));
-        for j in 0..r.players.len() {
+    for (rank, &i) in order.iter().enumerate() {
+        let _ = write!(s, "{:<label$}", format!("{:>2} {}", rank + 1, r.players[i]));
+        for &j in &order {
             if i == j {
                 let _ = write!(s, "  {:>5}", "-");
             } else {

@@ -360,7 +360,17 @@ fn rate_the_records_again(dir: &Path, played: &serde_json::Value) {
         "{}",
         String::from_utf8_lossy(&pooled.stderr)
     );
+    // The likelihood-of-superiority matrix numbers the players by rank, as the table above it.
+    let text = String::from_utf8_lossy(&pooled.stdout).into_owned();
     let pooled = report(&dir.join("pooled"));
+    let matrix = &text[text.find("Likelihood of superiority").unwrap()..];
+    for (rank, row) in pooled["ratings"].as_array().unwrap().iter().enumerate() {
+        let label = format!("{:>2} {}", rank + 1, row["name"].as_str().unwrap());
+        assert!(
+            matrix.lines().any(|l| l.starts_with(&format!("{label} "))),
+            "{label}: {text}"
+        );
+    }
     assert_eq!(pooled["games"], 14);
     assert_eq!(pooled["players"].as_array().unwrap().len(), 4);
     assert_eq!(pooled["anchor"], "greedy");
