@@ -193,19 +193,16 @@ pub fn render(r: &Report) -> String {
 
 /// The heading and the ratings table.
 fn render_ratings(s: &mut String, r: &Report, width: usize) {
-    let (openings, time) = match &r.book {
-        _ if !r.records.is_empty() => (
-            format!("the games recorded in {}", r.records.join(", ")),
-            String::new(),
-        ),
-        Some(book) => (
-            format!("openings from {book}"),
-            format!(", {:.1} s", r.seconds),
-        ),
-        None => (
-            format!("{} plies of random opening", r.opening_plies),
-            format!(", {:.1} s", r.seconds),
-        ),
+    // Games rated from their records took no time here.
+    let (openings, time) = if r.records.is_empty() {
+        let openings = match &r.book {
+            Some(book) => format!("openings from {book}"),
+            None => format!("{} plies of random opening", r.opening_plies),
+        };
+        (openings, format!(", {:.1} s", r.seconds))
+    } else {
+        let folders = r.records.join(", ");
+        (format!("the games recorded in {folders}"), String::new())
     };
     let _ = writeln!(
         s,
@@ -401,17 +398,40 @@ fn quote(field: &str) -> String {
     }
 }
 
+/// The file of one game of pair `number` (from 1) in `dir`: `pair-NNNNN-a.json` for the game
+/// with the pair's first player South (`leg` 0), `…-b.json` for the other.
+fn pair_file(dir: &Path, number: usize, leg: usize) -> PathBuf {
+    dir.join(format!("pair-{number:05}-{}.json", ["a", "b"][leg]))
+}
+
 /// Writes both game records of `pair` into `dir` (`pair-NNNNN-a.json`, `…-b.json`).
 pub fn write_pair(dir: &Path, pair: &PlayedPair) -> Result<(), ReportError> {
     for (leg, record) in pair.records.iter().enumerate() {
-        let path = dir.join(format!(
-            "pair-{:05}-{}.json",
-            pair.index + 1,
-            ["a", "b"][leg]
-        ));
+        let path = pair_file(dir, pair.index + 1, leg);
         std::fs::write(&path, record.to_json()).map_err(|source| ReportError { path, source })?;
     }
     Ok(())
+}
+
+/// The two files of every pair [`write_pair`] wrote into `dir`, by pair number: each
+/// `pair-NNNNN-a.json` found with its `-b.json` (whether that one is there is the reader's to say).
+pub fn pair_files(dir: &Path) -> std::io::Result<Vec<[PathBuf; 2]>> {
+    let mut numbers = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name();
+        let number = name.to_str().and_then(|n| {
+            n.strip_prefix("pair-")?
+                .strip_suffix("-a.json")?
+                .parse::<usize>()
+                .ok()
+        });
+        numbers.extend(number);
+    }
+    numbers.sort_unstable();
+    Ok(numbers
+        .into_iter()
+        .map(|k| [pair_file(dir, k, 0), pair_file(dir, k, 1)])
+        .collect())
 }
 
 /// Agent names, made unique by a `#k` suffix where the same agent plays twice.

@@ -217,7 +217,6 @@ fn rate_records(a: &Args) -> Result<Report> {
     };
     let mut names: Vec<String> = Vec::new();
     let mut played: Vec<PlayedPair> = Vec::new();
-    let mut first_record: Option<(GameRecord, PathBuf)> = None;
     for (k, dir) in a.records.iter().enumerate() {
         if a.records[..k].contains(dir) {
             bail!(
@@ -225,40 +224,30 @@ fn rate_records(a: &Args) -> Result<Report> {
                 dir.display()
             );
         }
-        let entries = std::fs::read_dir(dir)
+        let files = report::pair_files(dir)
             .with_context(|| format!("--records {}: cannot read the folder", dir.display()))?;
-        let mut firsts: Vec<PathBuf> = Vec::new();
-        for entry in entries {
-            let path = entry?.path();
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.starts_with("pair-") && name.ends_with("-a.json") {
-                firsts.push(path);
-            }
-        }
-        if firsts.is_empty() {
+        if files.is_empty() {
             bail!(
                 "--records {}: no game pairs there (pair-NNNNN-a.json with its -b.json, as \
                  `--out DIR` writes them to DIR/games)",
                 dir.display()
             );
         }
-        firsts.sort();
-        for first in firsts {
-            let name = first.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let second = first.with_file_name(name.replace("-a.json", "-b.json"));
+        for [first, second] in files {
             let records = [read(&first)?, read(&second)?];
-            let (seen, from) =
-                first_record.get_or_insert_with(|| (records[0].clone(), first.clone()));
-            if (&seen.variant, &seen.options) != (&records[0].variant, &records[0].options) {
-                bail!(
-                    "{}: a game of {} {:?}, {} is of {} {:?}: --records rates one variant",
-                    first.display(),
-                    records[0].variant,
-                    records[0].options,
-                    from.display(),
-                    seen.variant,
-                    seen.options
-                );
+            if let Some(seen) = played.first().map(|p| &p.records[0]) {
+                if (&seen.variant, &seen.options) != (&records[0].variant, &records[0].options) {
+                    bail!(
+                        "{}: a game of {} {:?}, those of {} are of {} {:?}: --records rates one \
+                         variant",
+                        first.display(),
+                        records[0].variant,
+                        records[0].options,
+                        a.records[0].display(),
+                        seen.variant,
+                        seen.options
+                    );
+                }
             }
             let [south, north] = records[0].seats.clone();
             if south == north || records[1].seats != [north.clone(), south.clone()] {
@@ -283,8 +272,8 @@ fn rate_records(a: &Args) -> Result<Report> {
             played.push(PlayedPair::new(played.len(), pa, pb, opening, records));
         }
     }
-    let (record, _) = first_record.expect("every folder has a pair");
-    let rules = record.rules()?;
+    // Every folder has a pair, all of one variant.
+    let rules = played[0].records[0].rules()?;
     let ratings = rate_played(a, names.len(), &played, anchor(a, &names)?);
     let mut report = report::build(0, a.seed, &rules, &names, &played, &ratings, 0.0, None);
     report.records = a.records.iter().map(|d| d.display().to_string()).collect();
