@@ -1,14 +1,10 @@
 //! `ayo accuracy` and `ayo evaluate --tablebase`: an agent's moves on endgame positions judged
 //! by a small table built here, against the same judgement made through the library.
 
+use super::common::{assert_success, ayo};
 use ayo_env::arena::agents;
 use ayo_env::tablebase::{accuracy, build_tables, Game, Index, Tablebase};
 use ayo_env::{Rules, Variant};
-use std::process::Command;
-
-fn ayo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ayo"))
-}
 
 /// Boards of 3 seeds (every one proved within the search cap), South to move with the stores
 /// level, one per line.
@@ -102,11 +98,7 @@ fn accuracy_and_evaluate_judge_moves_as_the_library_does() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let header = format!("Move accuracy on {labelled} endgame positions");
     assert!(stdout.contains(&header), "{stdout}");
     let row = stdout

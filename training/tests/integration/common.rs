@@ -3,6 +3,21 @@
 use ayo_env::arena::agents;
 use ayo_env::arena::tournament::{self, Control, MatchConfig};
 use ayo_env::{GameRecord, Variant};
+use std::process::{Command, Output};
+
+/// The `ayo` binary built with these tests.
+pub fn ayo() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ayo"))
+}
+
+/// Asserts that a command ran to success, showing its stderr when it did not.
+pub fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
 
 /// A finished game of `variant` from the start between `greedy` (South) and `random`, as the
 /// match driver records it (with every single drop when `detail`; cut at 400 plies).

@@ -5,11 +5,9 @@
 use ayo_env::{GameRecord, Player, Rules, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn ayo() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ayo"))
-}
+use super::common::{assert_success, ayo};
 
 /// Plays a whole game of oware through the protocol, both sides asking the engine for its move,
 /// with a bad command and an illegal position on the way.
@@ -318,11 +316,7 @@ fn rate_the_records_again(dir: &Path, played: &serde_json::Value) {
     let games_arg = games.to_str().unwrap();
     let again = tournament(&["--records", games_arg], &dir.join("again"));
     let stdout = String::from_utf8_lossy(&again.stdout);
-    assert!(
-        again.status.success(),
-        "{}",
-        String::from_utf8_lossy(&again.stderr)
-    );
+    assert_success(&again);
     assert!(stdout.contains("the games recorded in"), "{stdout}");
     let again = report(&dir.join("again"));
     assert_eq!(again["games"], played["games"]);
@@ -355,11 +349,7 @@ fn rate_the_records_again(dir: &Path, played: &serde_json::Value) {
         &["--records", games_arg, more_arg, "--anchor", "greedy"],
         &dir.join("pooled"),
     );
-    assert!(
-        pooled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&pooled.stderr)
-    );
+    assert_success(&pooled);
     // The likelihood-of-superiority matrix numbers the players by rank, as the table above it.
     let text = String::from_utf8_lossy(&pooled.stdout).into_owned();
     let pooled = report(&dir.join("pooled"));
@@ -513,11 +503,7 @@ fn ladder_and_rate_with_tiny_budgets() {
             .arg(&ladder)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let text = std::fs::read_to_string(&ladder).unwrap();
         let json: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(json["variant"], variant);
@@ -535,11 +521,7 @@ fn ladder_and_rate_with_tiny_budgets() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         assert!(
             stdout.contains("alphabeta:1 on ") && stdout.contains(" Elo "),
             "{stdout}"
@@ -584,11 +566,7 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
     };
     let refit = |ladder: &Path, out: &str| refit_all(ladder, &[rating.as_path()], out);
     let same = refit(ladder, "same");
-    assert!(
-        same.status.success(),
-        "{}",
-        String::from_utf8_lossy(&same.stderr)
-    );
+    assert_success(&same);
     let (old, new) = (read(&rating), read(&dir.join("same/rating.json")));
     let elo = |v: &serde_json::Value| v["rating"]["elo"].as_f64().unwrap();
     assert!((elo(&old) - elo(&new)).abs() < 1e-6, "{old} {new}");
@@ -611,11 +589,7 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
             .arg(out)
             .output()
             .unwrap();
-        assert!(
-            made.status.success(),
-            "{}",
-            String::from_utf8_lossy(&made.stderr)
-        );
+        assert_success(&made);
     };
     let v2 = dir.join("v2.json");
     let reuse = ladder.to_str().unwrap();
@@ -632,11 +606,7 @@ fn refit_a_rating_on_other_ladders(dir: &Path, ladder: &Path, records: &Path) {
     let copy = dir.join("copy.json");
     std::fs::copy(&rating, &copy).unwrap();
     let pooled = refit_all(ladder, &[rating.as_path(), &copy], "pooled");
-    assert!(
-        pooled.status.success(),
-        "{}",
-        String::from_utf8_lossy(&pooled.stderr)
-    );
+    assert_success(&pooled);
     let twice = read(&dir.join("pooled/rating.json"));
     assert_eq!(
         twice["rating"]["games"].as_u64().unwrap(),
@@ -710,11 +680,7 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join(file)).unwrap()).unwrap()
     };
     let first = ladder(&["random", "greedy"], "1", "v1.json", &[]);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    assert_success(&first);
     // The link kept the other way round: greedy below random.
     let second = ladder(
         &["greedy", "random", "alphabeta:2"],
@@ -757,11 +723,7 @@ fn a_new_ladder_version_keeps_the_links_it_shares_with_the_last() {
         "v3.json",
         &["--reuse", "v2.json"],
     );
-    assert!(
-        third.status.success(),
-        "{}",
-        String::from_utf8_lossy(&third.stderr)
-    );
+    assert_success(&third);
     let v3 = read("v3.json");
     assert_eq!(by(&v3, 0), serde_json::json!([{"version": 1, "pairs": 3}]));
     assert_eq!(by(&v3, 1), serde_json::json!([{"version": 2, "pairs": 3}]));
@@ -868,11 +830,7 @@ fn rate_refuses_a_ladder_whose_network_changed() {
         ])
         .output()
         .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
+    assert_success(&status);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&ladder).unwrap()).unwrap();
     assert_eq!(
@@ -919,11 +877,7 @@ fn rate_plays_an_external_engine_and_counts_its_forfeits() {
         .arg(&ladder)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let engine = format!(
         "{} engine --variant oware --agent alphabeta:1",
         env!("CARGO_BIN_EXE_ayo")
@@ -942,11 +896,7 @@ fn rate_plays_an_external_engine_and_counts_its_forfeits() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         assert!(stdout.contains(forfeits), "{stdout}");
         assert!(stdout.contains("engine:"), "{stdout}");
     }
@@ -973,11 +923,7 @@ fn tournaments_play_an_external_engine() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let row = stdout
         .lines()
         .find(|l| l.starts_with("engine:alphabeta:3 vs random"))
@@ -1041,11 +987,7 @@ fn the_committed_ladders_rate_an_agent() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&ladder).unwrap()).unwrap();
         let version = json["version"].as_u64().unwrap();
