@@ -2,8 +2,10 @@
 //! (docs/engine.md) on its standard input and output, run as a child process, so that
 //! `ayo rate --engine "CMD"` can place someone else's program on a rating ladder.
 //!
-//! For each move the engine is sent `position notation <text>` and `go`, and its `bestmove`
-//! is checked against the rules. An engine that crashes, answers `error`, breaks the protocol,
+//! For each move the engine is sent `position notation <first> moves <a1> <a2> …` and `go`: the
+//! game from the first position the engine was asked about, with every action since, so that
+//! its repetition memory is the referee's (a notation alone carries none; [`Games`]). Its
+//! `bestmove` is checked against the rules. An engine that crashes, answers `error`, breaks the protocol,
 //! takes longer than its time per move or names an action that cannot be played **forfeits**
 //! that game ([`FORFEIT`]: the match driver scores it as lost and goes on); the failure is
 //! written to stderr, counted, and the engine is started again for its next move.
@@ -30,6 +32,90 @@ pub enum EngineError {
     },
 }
 
+/// Games followed at once: the match driver interleaves the two games of a pair, and a game
+/// that ended stays until newer ones push it out.
+const GAMES_KEPT: usize = 8;
+
+/// The games an engine is playing, as it is told them. The match driver hands an agent only
+/// positions; a position continues a game when it is reached from the position the engine's
+/// last move there left, by the opponent's moves alone (one or more decisions of its turn);
+/// any other position starts a game there.
+#[derive(Default)]
+struct Games {
+    /// The most recent first.
+    games: Vec<Game>,
+}
+
+struct Game {
+    first: String,
+    actions: Vec<Action>,
+    /// The position after the last action.
+    last: VariantState,
+}
+
+impl Games {
+    /// The `position` command that sets `state` with its game's history; that game becomes the
+    /// most recent.
+    fn position(&mut self, rules: &Variant, state: &VariantState) -> String {
+        let found =
+            self.games.iter().enumerate().find_map(|(i, game)| {
+                opponent_moves(rules, &game.last, state).map(|moves| (i, moves))
+            });
+        let game = match found {
+            Some((i, moves)) => {
+                let mut game = self.games.remove(i);
+                game.actions.extend(moves);
+                game.last = state.clone();
+                game
+            }
+            None => Game {
+                first: rules.notation(state),
+                actions: Vec::new(),
+                last: state.clone(),
+            },
+        };
+        self.games.insert(0, game);
+        self.games.truncate(GAMES_KEPT);
+        let game = &self.games[0];
+        let mut command = format!("position notation {}", game.first);
+        if !game.actions.is_empty() {
+            command.push_str(" moves");
+            for a in &game.actions {
+                command.push_str(&format!(" {a}"));
+            }
+        }
+        command
+    }
+
+    /// The engine played `action` in the most recent game.
+    fn played(&mut self, rules: &Variant, action: Action) {
+        if let Some(game) = self.games.first_mut() {
+            rules.play_unchecked(&mut game.last, action);
+            game.actions.push(action);
+        }
+    }
+}
+
+/// The actions that lead from `from` to `to` when every one is a decision of a player other
+/// than `to`'s mover (none when they are the same position), or `None`.
+fn opponent_moves(rules: &Variant, from: &VariantState, to: &VariantState) -> Option<Vec<Action>> {
+    if from == to {
+        return Some(Vec::new());
+    }
+    let (here, there) = (rules.ply(from), rules.ply(to));
+    let mover = rules.to_play(from)?;
+    if there <= here || Some(mover) == rules.to_play(to) {
+        return None;
+    }
+    rules.legal_mask(from).iter().find_map(|a| {
+        let mut next = from.clone();
+        rules.play_unchecked(&mut next, a);
+        let mut rest = opponent_moves(rules, &next, to)?;
+        rest.insert(0, a);
+        Some(rest)
+    })
+}
+
 /// A running child and the lines it writes.
 struct Process {
     child: Child,
@@ -53,6 +139,7 @@ pub struct EngineAgent {
     movetime: Duration,
     process: Option<Process>,
     failures: Arc<AtomicU32>,
+    games: Games,
 }
 
 impl EngineAgent {
@@ -66,6 +153,7 @@ impl EngineAgent {
             movetime,
             process: None,
             failures: Arc::default(),
+            games: Games::default(),
         };
         let (process, id) = agent.spawn().map_err(|reason| EngineError::Start {
             command: command.to_string(),
@@ -134,14 +222,11 @@ impl EngineAgent {
         if self.process.is_none() {
             self.process = Some(self.spawn()?.0);
         }
+        let position = self.games.position(rules, state);
         let process = self.process.as_mut().expect("started");
-        writeln!(
-            process.input,
-            "position notation {}\ngo",
-            rules.notation(state)
-        )
-        .and_then(|_| process.input.flush())
-        .map_err(|e| format!("cannot write to it: {e}"))?;
+        writeln!(process.input, "{position}\ngo")
+            .and_then(|_| process.input.flush())
+            .map_err(|e| format!("cannot write to it: {e}"))?;
         let deadline = Instant::now() + self.movetime;
         loop {
             let line = next_line(&process.lines, deadline)?;
@@ -157,6 +242,7 @@ impl EngineAgent {
                             rules.notation(state)
                         ));
                     }
+                    self.games.played(rules, action);
                     return Ok(action);
                 }
                 ["error", ..] => return Err(format!("it answered {line:?}")),
@@ -196,6 +282,7 @@ impl Agent for EngineAgent {
                 );
                 // A fresh process for the next move: whatever state it was in is gone.
                 self.process = None;
+                self.games = Games::default();
                 (FORFEIT, Analysis::default())
             }
         }

@@ -2,7 +2,7 @@
 //! through a scripted person on stdin, and `ayo tournament` with its files. Each game is
 //! checked against the rules library independently of the binary.
 
-use ayo_env::{GameRecord, Player, Rules, Variant};
+use ayo_env::{Action, GameRecord, Player, Rules, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::Stdio;
@@ -951,6 +951,87 @@ fn tournaments_play_an_external_engine() {
         stderr.contains(missing) && stderr.contains("cannot start"),
         "{stderr}"
     );
+}
+
+/// An external engine is told each game from the first position it was asked about, with every
+/// action since (its repetition memory is the referee's): each `position` it receives is a
+/// recorded game's position after `k` actions and the actions that follow, and the last it
+/// receives in a game goes back to the game's first or second position and lacks at most the
+/// final two actions (told only the position, `k` would be the game's length).
+#[test]
+fn an_external_engine_is_told_the_whole_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("received.txt");
+    let engine = format!(
+        "engine:tee -a {} | {} engine --variant oware --agent greedy",
+        log.display(),
+        env!("CARGO_BIN_EXE_ayo")
+    );
+    let out = ayo()
+        .args([
+            "tournament",
+            "--variant",
+            "oware",
+            "--players",
+            &engine,
+            "random",
+        ])
+        .args(["--games", "2", "--seed", "3", "--out"])
+        .arg(dir.path().join("t"))
+        .output()
+        .unwrap();
+    assert_success(&out);
+    let rules: Variant = "oware".parse().unwrap();
+    // Each recorded game's actions, and the notation of its position after each prefix.
+    let games: Vec<(Vec<Action>, Vec<String>)> = ["a", "b"]
+        .iter()
+        .map(|leg| {
+            let path = dir.path().join(format!("t/games/pair-00001-{leg}.json"));
+            let r: GameRecord =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let mut s = match &r.start {
+                Some(text) => rules.parse_notation(text).unwrap(),
+                None => rules.start(r.first),
+            };
+            let mut notations = vec![rules.notation(&s)];
+            for &a in &r.actions {
+                rules.play_unchecked(&mut s, a);
+                notations.push(rules.notation(&s));
+            }
+            (r.actions, notations)
+        })
+        .collect();
+    let received = std::fs::read_to_string(&log).unwrap();
+    // Per game, the position the engine was told that goes furthest: (k, actions after it).
+    let mut told: [Option<(usize, usize)>; 2] = [None; 2];
+    for line in received.lines().filter(|l| l.starts_with("position ")) {
+        let rest = line.strip_prefix("position notation ").unwrap();
+        let (first, moves) = rest.split_once(" moves ").unwrap_or((rest, ""));
+        let moves: Vec<Action> = moves
+            .split_whitespace()
+            .map(|a| a.parse().unwrap())
+            .collect();
+        let (g, k) = games
+            .iter()
+            .enumerate()
+            .find_map(|(g, (actions, notations))| {
+                (0..notations.len())
+                    .find(|&k| notations[k] == first && actions[k..].starts_with(&moves))
+                    .map(|k| (g, k))
+            })
+            .unwrap_or_else(|| panic!("{line:?} is no recorded game's position and actions"));
+        if told[g].is_none_or(|(k0, n0)| k + moves.len() > k0 + n0) {
+            told[g] = Some((k, moves.len()));
+        }
+    }
+    for ((actions, _), told) in games.iter().zip(told) {
+        let (k, n) = told.expect("the engine was asked in every game");
+        assert!(
+            k <= 1 && k + n + 2 >= actions.len(),
+            "the engine's last position of a game of {} actions: after {k}, with {n} moves",
+            actions.len()
+        );
+    }
 }
 
 /// Every committed ladder (`models/<variant>/ladder.json`) loads, its networks match their
