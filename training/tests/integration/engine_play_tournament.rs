@@ -987,17 +987,14 @@ fn an_external_engine_is_told_the_whole_game() {
         .iter()
         .map(|leg| {
             let path = dir.path().join(format!("t/games/pair-00001-{leg}.json"));
-            let r: GameRecord =
-                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-            let mut s = match &r.start {
-                Some(text) => rules.parse_notation(text).unwrap(),
-                None => rules.start(r.first),
-            };
-            let mut notations = vec![rules.notation(&s)];
-            for &a in &r.actions {
-                rules.play_unchecked(&mut s, a);
-                notations.push(rules.notation(&s));
-            }
+            let r = GameRecord::from_json(&std::fs::read_to_string(path).unwrap()).unwrap();
+            let notations = r
+                .replay()
+                .unwrap()
+                .states
+                .iter()
+                .map(|s| rules.notation(s))
+                .collect();
             (r.actions, notations)
         })
         .collect();
