@@ -4,7 +4,7 @@
 //!
 //! For each move the engine is sent `position notation <first> moves <a1> <a2> …` and `go`: the
 //! game from the first position the engine was asked about, with every action since, so that
-//! its repetition memory is the referee's (a notation alone carries none; [`Games`]). Its
+//! its repetition memory is the referee's (a notation alone carries none). Its
 //! `bestmove` is checked against the rules. An engine that crashes, answers `error`, breaks the protocol,
 //! takes longer than its time per move or names an action that cannot be played **forfeits**
 //! that game ([`FORFEIT`]: the match driver scores it as lost and goes on); the failure is
