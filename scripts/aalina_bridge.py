@@ -28,6 +28,7 @@ import json
 import os
 import pathlib
 import queue
+import statistics
 import subprocess
 import sys
 import threading
@@ -359,7 +360,24 @@ def summary(rating, events, records):
         lines.append(f"  time: {rating['seconds']:.0f} s, {2 * rating['seconds'] / games:.1f} s per pair (its two "
                      f"games played at once){length}; Aalina {sum(moves) / max(len(moves), 1) / 1000:.2f} s per move "
                      f"({len(moves)} moves)")
+        by_result = lengths(agent, records)
+        if by_result:
+            lines.append("  plies after the opening, the agent's " + ", ".join(
+                f"{name} {len(p)} (median {statistics.median(p):.0f}, {sum(x > 150 for x in p)} past 150)"
+                for name, p in by_result.items() if p))
     return "\n".join(lines)
+
+
+def lengths(agent, records):
+    """The lengths (plies after the opening) of the agent's won, drawn and lost games among
+    `records`: where a match is decided (a middlegame's tactics, or a long endgame)."""
+    out = {"won": [], "drawn": [], "lost": []}
+    for g in records:
+        if agent not in g.get("seats", []) or "actions" not in g:
+            continue
+        r = g["outcome"]["returns"][g["seats"].index(agent)]
+        out["won" if r > 0 else "lost" if r < 0 else "drawn"].append(len(g["actions"]))
+    return out if any(out.values()) else {}
 
 
 def print_summary(folder):

@@ -53,3 +53,14 @@ def test_voids_are_counted_and_taken_out_of_the_wdl():
     text = bridge.summary(rating(0, 1, 1, [0, 1, 0, 0, 0], forfeits=1), events, records)
     assert "voids: 2 (illegal move 1, disputed end 1, bridge failure 0); forfeits scored by ayo rate: 1" in text
     assert "without them W-D-L 0-1-0" in text and "40 plies per game" in text
+
+
+def test_summary_tells_how_long_each_results_games_ran():
+    seats = ["engine:aalina@500ms (no book, endgame table)", "net@500ms"]
+    won, lost = [-1.0, 1.0], [1.0, -1.0]
+    records = [{"seats": seats, "actions": [0] * n, "outcome": {"returns": r}}
+               for n, r in [(80, won), (90, won), (100, won), (200, lost), (160, lost)]]
+    records.append({"seats": seats[::-1], "actions": [0] * 120, "outcome": {"returns": [0.0, 0.0]}})
+    text = bridge.summary(rating(2, 1, 3, [0, 1, 1, 1, 0]), [], records)
+    assert ("plies after the opening, the agent's won 3 (median 90, 0 past 150), drawn 1 (median 120, "
+            "0 past 150), lost 2 (median 180, 2 past 150)") in text
