@@ -25,6 +25,7 @@ answers `hello`. --check does only that and exits.
 
 import argparse
 import json
+import math
 import os
 import pathlib
 import queue
@@ -394,12 +395,52 @@ def print_summary(folder):
     print(summary(rating, events, records))
 
 
+def pair_points(records):
+    """The agent's points (0 to 2) in each whole pair of `records`, by pair number: `ayo rate`
+    names a pair's games `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn from the
+    seed, so pair k of two matches of the same `--seed` starts from the same opening."""
+    games = {}
+    for name, g in records:
+        agent = next((s for s in g["seats"] if not s.startswith("engine:aalina")), None)
+        if agent is None:
+            continue
+        pair = name.split("-")[1]
+        games.setdefault(pair, []).append((g["outcome"]["returns"][g["seats"].index(agent)] + 1) / 2)
+    return {k: sum(v) for k, v in games.items() if len(v) == 2}
+
+
+def compare(a, b):
+    """Match `a` against match `b` pair by pair over the pairs both played (the same openings
+    where both used the same `--seed`): the mean difference of the agent's points a game, with
+    its 95 % interval (± 1.96 standard errors of the pairs' differences)."""
+    common = sorted(set(a) & set(b))
+    if len(common) < 2:
+        raise ValueError(f"the matches share {len(common)} whole pairs; at least 2 are needed")
+    d = [a[k] - b[k] for k in common]
+    mean = statistics.mean(d) / 2
+    half = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) / 2
+    return (f"{len(d)} pairs, the same openings: {100 * mean:+.1f} % a game [{100 * (mean - half):+.1f}, "
+            f"{100 * (mean + half):+.1f}] (95 %); pairs better {sum(x > 0 for x in d)}, the same "
+            f"{sum(x == 0 for x in d)}, worse {sum(x < 0 for x in d)}")
+
+
+def read_records(folder):
+    return [(p.name, json.loads(p.read_text())) for p in sorted((pathlib.Path(folder) / "games").glob("pair-*.json"))]
+
+
 def main():
     if sys.argv[1:2] == ["summary"]:
         return print_summary(sys.argv[2])
+    if sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
+        try:
+            a, b = (pair_points(read_records(d)) for d in sys.argv[2:4])
+            return print(f"{sys.argv[2]} against {sys.argv[3]}: {compare(a, b)}")
+        except ValueError as e:
+            sys.exit(f"aalina-bridge compare: {e}")
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog="`aalina_bridge.py summary DIR` prints the match that "
-                                       "scripts/vs-aalina.sh left in DIR.")
+                                       "scripts/vs-aalina.sh left in DIR; `aalina_bridge.py compare A B` "
+                                       "compares two matches pair by pair (the same --seed: the same openings).")
     p.add_argument("--aalina", default=os.environ.get("AALINA_DIR", str(pathlib.Path.home() / ".cache/ayo/aalina")),
                    help="the folder scripts/build-aalina.sh built (default $AALINA_DIR or ~/.cache/ayo/aalina)")
     p.add_argument("--movetime", type=int, default=500, help="Aalina's time per move in ms (default 500)")

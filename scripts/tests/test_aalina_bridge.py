@@ -64,3 +64,26 @@ def test_summary_tells_how_long_each_results_games_ran():
     text = bridge.summary(rating(2, 1, 3, [0, 1, 1, 1, 0]), [], records)
     assert ("plies after the opening, the agent's won 3 (median 90, 0 past 150), drawn 1 (median 120, "
             "0 past 150), lost 2 (median 180, 2 past 150)") in text
+
+
+def test_two_matches_are_compared_pair_by_pair():
+    seats = ["engine:aalina@500ms (no book, endgame table)", "net@1s"]
+
+    def match(points):
+        """Records of pairs whose two games give the agent `points` (0, 1 or 2) each."""
+        out = []
+        for k, p in enumerate(points, 1):
+            for side, won in zip("ab", [p >= 1, p == 2]):
+                r = 1.0 if won else -1.0
+                out.append((f"pair-{k:05d}-{side}.json", {"seats": seats, "outcome": {"returns": [-r, r]}}))
+        return out
+
+    a = bridge.pair_points(match([2, 2, 1, 0, 2]))
+    b = bridge.pair_points(match([1, 2, 1, 0]))
+    assert a == {"00001": 2, "00002": 2, "00003": 1, "00004": 0, "00005": 2}
+    # Four pairs in common, differences 1, 0, 0, 0: mean 0.25 points a pair, 12.5 % a game;
+    # standard deviation 0.5, so the half-width is 1.96 * 0.5 / 2 / 2 = 24.5 %.
+    assert bridge.compare(a, b) == ("4 pairs, the same openings: +12.5 % a game [-12.0, +37.0] (95 %); "
+                                    "pairs better 1, the same 3, worse 0")
+    with pytest.raises(ValueError, match="share 1 whole pairs"):
+        bridge.compare(a, {"00001": 2})
