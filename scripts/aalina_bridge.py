@@ -391,8 +391,7 @@ def print_summary(folder):
                 events.append(json.loads(line))
             except json.JSONDecodeError:
                 pass
-    records = [json.loads(p.read_text()) for p in sorted((folder / "games").glob("pair-*.json"))]
-    print(summary(rating, events, records))
+    print(summary(rating, events, [g for _, g in read_records(folder)]))
 
 
 def pair_points(records):
@@ -425,6 +424,7 @@ def compare(a, b):
 
 
 def read_records(folder):
+    """The games of a match folder, `(file name, record)` in pair order."""
     return [(p.name, json.loads(p.read_text())) for p in sorted((pathlib.Path(folder) / "games").glob("pair-*.json"))]
 
 

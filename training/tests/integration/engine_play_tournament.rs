@@ -5,7 +5,7 @@
 use ayo_env::{Action, GameRecord, Player, Rules, Variant};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Command, Stdio};
 
 use super::common::{assert_success, ayo};
 
@@ -404,14 +404,8 @@ fn rate_the_records_again(dir: &Path, played: &serde_json::Value) {
 /// `--sprt` stops a lopsided match long before its game limit.
 #[test]
 fn sprt_stops_a_lopsided_match_early() {
-    let output = ayo()
+    let output = oware_against_random("alphabeta:3")
         .args([
-            "tournament",
-            "--variant",
-            "oware",
-            "--players",
-            "alphabeta:3",
-            "random",
             "--games",
             "400",
             "--sprt",
@@ -902,6 +896,21 @@ fn rate_plays_an_external_engine_and_counts_its_forfeits() {
     }
 }
 
+/// `ayo tournament --variant oware --players PLAYER random`, to which a test adds its own
+/// arguments.
+fn oware_against_random(player: &str) -> Command {
+    let mut command = ayo();
+    command.args([
+        "tournament",
+        "--variant",
+        "oware",
+        "--players",
+        player,
+        "random",
+    ]);
+    command
+}
+
 /// `engine:CMD` is a player like any other: a tournament plays `ayo engine` itself as an
 /// external program; a command that does not start is refused with the spec.
 #[test]
@@ -910,15 +919,7 @@ fn tournaments_play_an_external_engine() {
         "engine:{} engine --variant oware --agent alphabeta:3",
         env!("CARGO_BIN_EXE_ayo")
     );
-    let out = ayo()
-        .args([
-            "tournament",
-            "--variant",
-            "oware",
-            "--players",
-            &engine,
-            "random",
-        ])
+    let out = oware_against_random(&engine)
         .args(["--games", "4", "--bootstrap", "50"])
         .output()
         .unwrap();
@@ -934,17 +935,7 @@ fn tournaments_play_an_external_engine() {
     );
 
     let missing = "engine:/nonexistent/ayo-engine";
-    let out = ayo()
-        .args([
-            "tournament",
-            "--variant",
-            "oware",
-            "--players",
-            missing,
-            "random",
-        ])
-        .output()
-        .unwrap();
+    let out = oware_against_random(missing).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
@@ -967,15 +958,7 @@ fn an_external_engine_is_told_the_whole_game() {
         log.display(),
         env!("CARGO_BIN_EXE_ayo")
     );
-    let out = ayo()
-        .args([
-            "tournament",
-            "--variant",
-            "oware",
-            "--players",
-            &engine,
-            "random",
-        ])
+    let out = oware_against_random(&engine)
         .args(["--games", "2", "--seed", "3", "--out"])
         .arg(dir.path().join("t"))
         .output()
