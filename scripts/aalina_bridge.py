@@ -351,7 +351,7 @@ def summary(rating, events, records):
     forfeited = [g for g in records if (g.get("outcome") or {}).get("forfeit") is not None]
     if forfeited:
         kept = [g for g in records if g not in forfeited]
-        ws = [g["outcome"]["returns"][g["seats"].index(agent)] for g in kept if agent in g["seats"]]
+        ws = [r for r in map(agent_return, kept) if r is not None]
         lines.append(f"  ayo rate scored the {len(forfeited)} voided game(s) as Aalina's losses; without them "
                      f"W-D-L {sum(x > 0 for x in ws)}-{sum(x == 0 for x in ws)}-{sum(x < 0 for x in ws)} "
                      f"(the Elo above still counts them)")
@@ -361,22 +361,71 @@ def summary(rating, events, records):
         lines.append(f"  time: {rating['seconds']:.0f} s, {2 * rating['seconds'] / games:.1f} s per pair (its two "
                      f"games played at once){length}; Aalina {sum(moves) / max(len(moves), 1) / 1000:.2f} s per move "
                      f"({len(moves)} moves)")
-        by_result = lengths(agent, records)
+        by_result = lengths(records)
         if by_result:
             lines.append("  plies after the opening, the agent's " + ", ".join(
                 f"{name} {len(p)} (median {statistics.median(p):.0f}, {sum(x > 150 for x in p)} past 150)"
                 for name, p in by_result.items() if p))
+        decided = proofs(events, records)
+        if decided:
+            lines.append("  Aalina's search announced the result (score ±2500), plies after the opening and seeds "
+                         "on the board then: " + ", ".join(
+                             f"in {len(p)} of the agent's {n} {name} games" + (
+                                 f" (median ply {statistics.median(x for x, _ in p):.0f}, "
+                                 f"{statistics.median(s for _, s in p):.0f} seeds)" if p else "")
+                             for name, (n, p) in decided.items() if n))
     return "\n".join(lines)
 
 
-def lengths(agent, records):
+# Aalina's `info … score cp S`: S is 2.5 times her internal score, whose ±1000 is a result her search
+# proved (a repetition she expects to win scores 990, shown 2475).
+PROVEN_CP = 2500
+
+
+def proofs(events, records):
+    """Where Aalina's search announced a proven result in the agent's lost and won games: for each,
+    the number of such games and `(ply, seeds on the board)` where her score first read her win
+    (a lost game) or her loss (a won one); empty where she announced none (or no log was kept).
+    Her moves are found in the records by their position and ply; a position two games share at
+    the same ply (the openings of a pair) is skipped."""
+    where = {}
+    for k, g in enumerate(records):
+        if agent_return(g) is None or "movers" not in g:
+            continue
+        positions = [g["start"]] + [
+            " ".join(map(str, b["pits"])) + f" | {b['stores'][0]} {b['stores'][1]} | {0 if m == 'South' else 1}"
+            for b, m in zip(g["boards"], g["movers"][1:])]
+        for ply, position in enumerate(positions):
+            where.setdefault((position, ply), []).append(k)
+    first = {}
+    for e in events:
+        if e.get("event") != "move" or "score cp" not in e.get("info", ""):
+            continue
+        games = where.get((e.get("position"), e.get("plies")), [])
+        if len(games) == 1:
+            cp = int(e["info"].split("score cp")[1].split()[0])
+            seeds = sum(map(int, e["position"].split("|")[0].split()))
+            if abs(cp) >= PROVEN_CP and games[0] not in first:
+                first[games[0]] = (e["plies"], seeds, cp > 0)
+    out = {"lost": (0, []), "won": (0, [])}
+    for k, g in enumerate(records):
+        r = agent_return(g)
+        name = None if r is None else "lost" if r < 0 else "won" if r > 0 else None
+        if name:
+            n, p = out[name]
+            hit = first.get(k)
+            out[name] = (n + 1, p + ([hit[:2]] if hit and hit[2] == (name == "lost") else []))
+    return out if any(p for _, p in out.values()) else {}
+
+
+def lengths(records):
     """The lengths (plies after the opening) of the agent's won, drawn and lost games among
-    `records`: where a match is decided (a middlegame's tactics, or a long endgame)."""
+    `records` (where they were decided: `proofs`)."""
     out = {"won": [], "drawn": [], "lost": []}
     for g in records:
-        if agent not in g.get("seats", []) or "actions" not in g:
+        r = agent_return(g)
+        if r is None or "actions" not in g:
             continue
-        r = g["outcome"]["returns"][g["seats"].index(agent)]
         out["won" if r > 0 else "lost" if r < 0 else "drawn"].append(len(g["actions"]))
     return out if any(out.values()) else {}
 
@@ -394,17 +443,22 @@ def print_summary(folder):
     print(summary(rating, events, [g for _, g in read_records(folder)]))
 
 
+def agent_return(g):
+    """The agent's return (1, 0 or -1) in the game record `g`: the seat that is not Aalina's;
+    None for a record without her, or with her on both seats."""
+    seats = [k for k, seat in enumerate(g.get("seats", [])) if not seat.startswith("engine:aalina")]
+    return g["outcome"]["returns"][seats[0]] if len(seats) == 1 else None
+
+
 def pair_points(records):
     """The agent's points (0 to 2) in each whole pair of `records`, by pair number: `ayo rate`
     names a pair's games `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn from the
     seed, so pair k of two matches of the same `--seed` starts from the same opening."""
     games = {}
     for name, g in records:
-        agent = next((s for s in g["seats"] if not s.startswith("engine:aalina")), None)
-        if agent is None:
-            continue
-        pair = name.split("-")[1]
-        games.setdefault(pair, []).append((g["outcome"]["returns"][g["seats"].index(agent)] + 1) / 2)
+        r = agent_return(g)
+        if r is not None:
+            games.setdefault(name.split("-")[1], []).append((r + 1) / 2)
     return {k: sum(v) for k, v in games.items() if len(v) == 2}
 
 
@@ -423,6 +477,12 @@ def compare(a, b):
             f"{sum(x == 0 for x in d)}, worse {sum(x < 0 for x in d)}")
 
 
+def pooled_points(matches):
+    """The pairs of several matches as one: pair k of the i-th match keyed `i:k`, so that
+    `compare` pairs it with pair k of the other side's i-th match (the same `--seed`)."""
+    return {f"{i}:{k}": v for i, points in enumerate(matches) for k, v in points.items()}
+
+
 def read_records(folder):
     """The games of a match folder, `(file name, record)` in pair order."""
     return [(p.name, json.loads(p.read_text())) for p in sorted((pathlib.Path(folder) / "games").glob("pair-*.json"))]
@@ -433,14 +493,19 @@ def main():
         return print_summary(sys.argv[2])
     if sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
         try:
-            a, b = (pair_points(read_records(d)) for d in sys.argv[2:4])
+            a, b = (sys.argv[i].split(",") for i in (2, 3))
+            if len(a) != len(b):
+                raise ValueError(f"{len(a)} match(es) against {len(b)}: list as many on each side, "
+                                 f"the k-th of each played with the same --seed")
+            a, b = (pooled_points([pair_points(read_records(d)) for d in side]) for side in (a, b))
             return print(f"{sys.argv[2]} against {sys.argv[3]}: {compare(a, b)}")
         except ValueError as e:
             sys.exit(f"aalina-bridge compare: {e}")
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog="`aalina_bridge.py summary DIR` prints the match that "
                                        "scripts/vs-aalina.sh left in DIR; `aalina_bridge.py compare A B` "
-                                       "compares two matches pair by pair (the same --seed: the same openings).")
+                                       "compares two matches pair by pair (the same --seed: the same openings); A and B may each "
+                                       "list several folders, comma-separated, the k-th of each of the same --seed.")
     p.add_argument("--aalina", default=os.environ.get("AALINA_DIR", str(pathlib.Path.home() / ".cache/ayo/aalina")),
                    help="the folder scripts/build-aalina.sh built (default $AALINA_DIR or ~/.cache/ayo/aalina)")
     p.add_argument("--movetime", type=int, default=500, help="Aalina's time per move in ms (default 500)")

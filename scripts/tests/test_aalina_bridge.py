@@ -87,3 +87,40 @@ def test_two_matches_are_compared_pair_by_pair():
                                     "pairs better 1, the same 3, worse 0")
     with pytest.raises(ValueError, match="share 1 whole pairs"):
         bridge.compare(a, {"00001": 2})
+    # Matches of two seeds pooled: pair 1 of the first seed meets only pair 1 of the first seed.
+    pooled_a = bridge.pooled_points([a, bridge.pair_points(match([0, 2]))])
+    pooled_b = bridge.pooled_points([b, bridge.pair_points(match([2, 2]))])
+    assert pooled_a["1:00001"] == 0 and pooled_b["1:00001"] == 2
+    # Six pairs in common, differences 1, 0, 0, 0, -2, 0.
+    assert bridge.compare(pooled_a, pooled_b).startswith("6 pairs, the same openings: -8.3 % a game")
+
+
+def test_summary_tells_where_aalina_announced_each_result():
+    seats = ["engine:aalina@500ms (no book, endgame table)", "net@500ms"]
+
+    def game(pits, returns):
+        """A record of two moves from START, and the boards after them (`pits` of the last)."""
+        boards = [{"pits": [0] + [5] * 4 + [4] * 7, "stores": [0, 0]}, {"pits": pits, "stores": [0, 0]}]
+        return {"seats": seats, "start": START, "actions": [0, 0], "movers": ["South", "North"],
+                "boards": boards, "outcome": {"returns": returns}}
+
+    lost, won = game([1] * 12, [1.0, -1.0]), game([2] * 12, [-1.0, 1.0])
+    after_first = "0 5 5 5 5 4 4 4 4 4 4 4 | 0 0 | 1"
+    events = [
+        # Both games pass START and the board after the first move: those plies say nothing.
+        {"event": "move", "ms": 500, "position": START, "plies": 0, "info": "info depth 9 score cp 2500"},
+        {"event": "move", "ms": 500, "position": after_first, "plies": 1, "info": "info depth 9 score cp -2500"},
+    ]
+    # Only two plies: the records' last boards have no mover, so these games end unannounced.
+    text = bridge.summary(rating(1, 0, 1, [0, 0, 2, 0, 0]), events, [lost, won])
+    assert "announced" not in text
+    # A game of three moves whose third position only the lost game reaches: her win, 12 seeds.
+    for g in (lost, won):
+        g["actions"].append(0)
+        g["movers"].append("South")
+        g["boards"].append(g["boards"][-1])
+    events.append({"event": "move", "ms": 500, "position": " ".join(["1"] * 12) + " | 0 0 | 0", "plies": 2,
+                   "info": "info depth 21 score cp 2500 pv A"})
+    text = bridge.summary(rating(1, 0, 1, [0, 0, 2, 0, 0]), events, [lost, won])
+    assert ("announced the result (score ±2500), plies after the opening and seeds on the board then: in 1 of "
+            "the agent's 1 lost games (median ply 2, 12 seeds), in 0 of the agent's 1 won games") in text
