@@ -410,12 +410,19 @@ def proofs(events, records):
     out = {"lost": (0, []), "won": (0, [])}
     for k, g in enumerate(records):
         r = agent_return(g)
-        name = None if r is None else "lost" if r < 0 else "won" if r > 0 else None
-        if name:
-            n, p = out[name]
+        name = None if r is None else result_name(r)
+        if name in out:
+            n, announced = out[name]
             hit = first.get(k)
-            out[name] = (n + 1, p + ([hit[:2]] if hit and hit[2] == (name == "lost") else []))
+            if hit and hit[2] == (name == "lost"):
+                announced.append(hit[:2])
+            out[name] = (n + 1, announced)
     return out if any(p for _, p in out.values()) else {}
+
+
+def result_name(r):
+    """The agent's return `r` as the name of its result: won, drawn or lost."""
+    return "won" if r > 0 else "lost" if r < 0 else "drawn"
 
 
 def lengths(records):
@@ -426,7 +433,7 @@ def lengths(records):
         r = agent_return(g)
         if r is None or "actions" not in g:
             continue
-        out["won" if r > 0 else "lost" if r < 0 else "drawn"].append(len(g["actions"]))
+        out[result_name(r)].append(len(g["actions"]))
     return out if any(out.values()) else {}
 
 
