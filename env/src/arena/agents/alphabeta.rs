@@ -816,7 +816,11 @@ mod tests {
                 let half = AlphaBeta::new(4, ply).search(&v, s).1;
                 if proves(half).is_some() {
                     let deep = batched_search(&v, s, 8, ply);
-                    assert_eq!(proves(deep), proves(half), "{name} at {at}: 4 plies, 8 reduced");
+                    assert_eq!(
+                        proves(deep),
+                        proves(half),
+                        "{name} at {at}: 4 plies, 8 reduced"
+                    );
                 }
             });
             assert!(proven > 0, "{name}: no result proven");
@@ -825,7 +829,11 @@ mod tests {
 
     /// Calls `f` with every 8th position of a game of random play (the stream `seed`), its mover
     /// and ply.
-    fn for_positions_of_play(v: &Variant, seed: u64, mut f: impl FnMut(&VariantState, Player, u64)) {
+    fn for_positions_of_play(
+        v: &Variant,
+        seed: u64,
+        mut f: impl FnMut(&VariantState, Player, u64),
+    ) {
         let mut rng = Rng::stream(seed, &[]);
         let mut s = v.start(Player::South);
         for ply in 0..240 {
@@ -840,12 +848,10 @@ mod tests {
 
     /// The score of a fresh search of `s` to `depth` with the [`Batched`] leaf.
     fn batched_search(v: &Variant, s: &VariantState, depth: u32, seed: u64) -> i32 {
-        let limit = Limit {
-            depth,
-            go_on: None,
-        };
+        let limit = Limit { depth, go_on: None };
         let mut ab = AlphaBeta::new(depth, seed);
-        ab.run(v, s, &NoTable, &mut Batched, limit, &mut |_, _, _| true).1
+        ab.run(v, s, &NoTable, &mut Batched, limit, &mut |_, _, _| true)
+            .1
     }
 
     #[test]
