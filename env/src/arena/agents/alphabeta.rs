@@ -351,30 +351,29 @@ impl AlphaBeta {
                 .collect();
             children.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
             let mut best = (children[0].1, -INF);
-            let scores = rules.scores(s);
+            // The scores before the move, where a late quiet move may be reduced.
+            let scores = (L::BATCHED && depth >= REDUCE_FROM_DEPTH).then(|| rules.scores(s));
             for (k, (_, a, child)) in children.iter().enumerate() {
                 // A late quiet move is first searched a ply shallower, with a null window: only
                 // a move that beats alpha there is searched to the full depth.
-                let reduced = L::BATCHED
-                    && depth >= REDUCE_FROM_DEPTH
-                    && k >= REDUCE_FROM_MOVE
-                    && rules.scores(child) == scores;
-                let mut v = if reduced {
-                    self.value(rules, cx, child, mover, depth - 2, alpha, alpha + 1)
-                } else {
-                    alpha + 1
-                };
-                if v > alpha && !self.stopped {
-                    let null = k > 0 && L::BATCHED && beta > alpha + 1;
-                    v = if null {
-                        self.value(rules, cx, child, mover, depth - 1, alpha, alpha + 1)
-                    } else {
-                        self.value(rules, cx, child, mover, depth - 1, alpha, beta)
-                    };
-                    if null && v > alpha && v < beta && !self.stopped {
-                        v = self.value(rules, cx, child, mover, depth - 1, alpha, beta);
+                let reduced = k >= REDUCE_FROM_MOVE && scores == Some(rules.scores(child));
+                let shallow = reduced
+                    .then(|| self.value(rules, cx, child, mover, depth - 2, alpha, alpha + 1));
+                let v = match shallow {
+                    Some(v) if v <= alpha || self.stopped => v,
+                    _ => {
+                        let null = k > 0 && L::BATCHED && beta > alpha + 1;
+                        let mut v = if null {
+                            self.value(rules, cx, child, mover, depth - 1, alpha, alpha + 1)
+                        } else {
+                            self.value(rules, cx, child, mover, depth - 1, alpha, beta)
+                        };
+                        if null && v > alpha && v < beta && !self.stopped {
+                            v = self.value(rules, cx, child, mover, depth - 1, alpha, beta);
+                        }
+                        v
                     }
-                }
+                };
                 if self.stopped {
                     return 0;
                 }
@@ -752,18 +751,11 @@ mod tests {
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             for game in 0..3u64 {
-                let mut rng = Rng::stream(11, &[game]);
-                let mut s = v.start(Player::South);
-                for ply in 0..240 {
-                    let Some(mover) = v.to_play(&s) else { break };
-                    if ply % 8 == 0 {
-                        let score = AlphaBeta::new(4, game).search(&v, &s).1;
-                        let at = v.notation(&s);
-                        assert_eq!(score, minimax(&v, &s, mover, 4), "{name} at {at}");
-                    }
-                    let a = rng.pick(v.legal_mask(&s));
-                    v.play_unchecked(&mut s, a);
-                }
+                for_positions_of_play(&v, Rng::stream(11, &[game]), |s, mover, _| {
+                    let score = AlphaBeta::new(4, game).search(&v, s).1;
+                    let at = v.notation(s);
+                    assert_eq!(score, minimax(&v, s, mover, 4), "{name} at {at}");
+                });
             }
         }
     }
@@ -786,7 +778,7 @@ mod tests {
         let depth = REDUCE_FROM_DEPTH;
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
-            for_positions_of_play(&v, 12, |s, mover, ply| {
+            for_positions_of_play(&v, Rng::stream(12, &[]), |s, mover, ply| {
                 let score = batched_search(&v, s, depth, ply);
                 let at = v.notation(s);
                 assert_eq!(score, minimax(&v, s, mover, depth), "{name} at {at}");
@@ -803,12 +795,12 @@ mod tests {
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             let mut proven = 0;
-            for_positions_of_play(&v, 13, |s, _, ply| {
+            for_positions_of_play(&v, Rng::stream(13, &[]), |s, _, ply| {
                 let at = v.notation(s);
                 let reduced = batched_search(&v, s, 7, ply);
-                let plain = AlphaBeta::new(7, ply).search(&v, s).1;
                 if proves(reduced).is_some() {
                     proven += 1;
+                    let plain = AlphaBeta::new(7, ply).search(&v, s).1;
                     assert_eq!(proves(reduced), proves(plain), "{name} at {at}");
                 }
                 // A move is reduced by one ply at most, so twice the depth sees every line the
@@ -827,14 +819,13 @@ mod tests {
         }
     }
 
-    /// Calls `f` with every 8th position of a game of random play (the stream `seed`), its mover
-    /// and ply.
+    /// Calls `f` with every 8th position of a game of random play (moves drawn from `rng`), its
+    /// mover and ply.
     fn for_positions_of_play(
         v: &Variant,
-        seed: u64,
+        mut rng: Rng,
         mut f: impl FnMut(&VariantState, Player, u64),
     ) {
-        let mut rng = Rng::stream(seed, &[]);
         let mut s = v.start(Player::South);
         for ply in 0..240 {
             let Some(mover) = v.to_play(&s) else { break };
