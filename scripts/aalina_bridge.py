@@ -469,6 +469,54 @@ def pair_points(records):
     return {k: sum(v) for k, v in games.items() if len(v) == 2}
 
 
+def digest(records):
+    """A match's per-pair results as CSV text, small enough to commit where the match's folder is
+    not (experiments/studies/vs-aalina/): one row per whole pair, its number, the position it
+    started from (the opening both games share) and the agent's return (1, 0, -1) in its games
+    a and b. `read_match` reads it back as it reads a folder."""
+    games = {}
+    for name, g in records:
+        r = agent_return(g)
+        if r is not None:
+            games.setdefault(name.split("-")[1], {})[name.split("-")[2][0]] = (g.get("start", ""), int(r))
+    rows = [f"{k},{p['a'][0]},{p['a'][1]},{p['b'][1]}" for k, p in sorted(games.items()) if set(p) == {"a", "b"}]
+    return "\n".join(["pair,start,a,b", *rows]) + "\n"
+
+
+def read_match(path):
+    """The agent's points in each whole pair, and each pair's opening, of a match: a folder that
+    scripts/vs-aalina.sh left, or its `digest` (a .csv file)."""
+    path = pathlib.Path(path)
+    if path.is_dir():
+        records = read_records(path)
+        if not records:
+            raise ValueError(f"{path} holds no games (games/pair-*.json): not a match folder")
+        starts = {name.split("-")[1]: g.get("start", "") for name, g in records}
+        return pair_points(records), starts
+    if not path.is_file():
+        raise ValueError(f"{path} is neither a match folder nor a digest (.csv) file")
+    lines = path.read_text().splitlines()
+    if lines[:1] != ["pair,start,a,b"]:
+        raise ValueError(f"{path} is not a digest: its first line is not pair,start,a,b")
+    points, starts = {}, {}
+    for n, line in enumerate(lines[1:], 2):
+        fields = line.split(",")
+        if len(fields) != 4 or not {fields[2], fields[3]} <= {"1", "0", "-1"}:
+            raise ValueError(f"{path} line {n}: {line!r} is not pair,start,a,b with returns 1, 0 or -1")
+        k, start, a, b = fields
+        points[k], starts[k] = (int(a) + 1) / 2 + (int(b) + 1) / 2, start
+    return points, starts
+
+
+def same_openings(a, b):
+    """Fails where a pair both matches played started from different positions (matches of
+    different --seed, or of different opening rules), naming the first such pair."""
+    for k in sorted(set(a) & set(b)):
+        if a[k] != b[k]:
+            raise ValueError(f"pair {k} starts from {a[k]!r} in one match and {b[k]!r} in the other: "
+                             f"compare only matches of the same --seed")
+
+
 def compare(a, b):
     """Match `a` against match `b` pair by pair over the pairs both played (the same openings
     where both used the same `--seed`): the mean difference of the agent's points a game, with
@@ -498,13 +546,18 @@ def read_records(folder):
 def main():
     if sys.argv[1:2] == ["summary"]:
         return print_summary(sys.argv[2])
+    if sys.argv[1:2] == ["digest"] and len(sys.argv) == 3:
+        return print(digest(read_records(sys.argv[2])), end="")
     if sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
         try:
             a, b = (sys.argv[i].split(",") for i in (2, 3))
             if len(a) != len(b):
                 raise ValueError(f"{len(a)} match(es) against {len(b)}: list as many on each side, "
                                  f"the k-th of each played with the same --seed")
-            a, b = (pooled_points([pair_points(read_records(d)) for d in side]) for side in (a, b))
+            a, b = ([read_match(d) for d in side] for side in (a, b))
+            for (_, sa), (_, sb) in zip(a, b):
+                same_openings(sa, sb)
+            a, b = (pooled_points([points for points, _ in side]) for side in (a, b))
             return print(f"{sys.argv[2]} against {sys.argv[3]}: {compare(a, b)}")
         except ValueError as e:
             sys.exit(f"aalina-bridge compare: {e}")
@@ -512,7 +565,9 @@ def main():
                                 epilog="`aalina_bridge.py summary DIR` prints the match that "
                                        "scripts/vs-aalina.sh left in DIR; `aalina_bridge.py compare A B` "
                                        "compares two matches pair by pair (the same --seed: the same openings); A and B may each "
-                                       "list several folders, comma-separated, the k-th of each of the same --seed.")
+                                       "list several folders, comma-separated, the k-th of each of the same --seed. "
+                                       "`aalina_bridge.py digest DIR > F.csv` writes a match's per-pair results, "
+                                       "which compare reads in place of its folder.")
     p.add_argument("--aalina", default=os.environ.get("AALINA_DIR", str(pathlib.Path.home() / ".cache/ayo/aalina")),
                    help="the folder scripts/build-aalina.sh built (default $AALINA_DIR or ~/.cache/ayo/aalina)")
     p.add_argument("--movetime", type=int, default=500, help="Aalina's time per move in ms (default 500)")

@@ -95,6 +95,34 @@ def test_two_matches_are_compared_pair_by_pair():
     assert bridge.compare(pooled_a, pooled_b).startswith("6 pairs, the same openings: -8.3 % a game")
 
 
+def test_a_digest_is_read_back_as_its_match(tmp_path):
+    seats = ["engine:aalina@500ms (no book, endgame table)", "net@1s"]
+    records = []
+    for k, (opening, returns) in enumerate([("1 2 | 0 0 | 0", (1, -1)), ("3 4 | 0 0 | 1", (0, 1)),
+                                             ("5 6 | 0 0 | 0", (-1, -1))], 1):
+        for side, r, order in zip("ab", returns, [seats, seats[::-1]]):
+            mine = order.index("net@1s")
+            records.append((f"pair-{k:05d}-{side}.json",
+                            {"seats": order, "start": opening,
+                             "outcome": {"returns": [float(r) if s == mine else float(-r) for s in range(2)]}}))
+    records.append(("pair-00004-a.json", {"seats": seats, "start": "7 8 | 0 0 | 0", "outcome": {"returns": [0.0, 0.0]}}))
+    text = bridge.digest(records)
+    # The unfinished pair 4 is left out; the agent's return is read from its seat in each game.
+    assert text == "pair,start,a,b\n00001,1 2 | 0 0 | 0,1,-1\n00002,3 4 | 0 0 | 1,0,1\n00003,5 6 | 0 0 | 0,-1,-1\n"
+    (tmp_path / "m.csv").write_text(text)
+    points, starts = bridge.read_match(tmp_path / "m.csv")
+    assert points == bridge.pair_points(records) == {"00001": 1, "00002": 1.5, "00003": 0}
+    assert starts["00002"] == "3 4 | 0 0 | 1"
+    bridge.same_openings(starts, {"00002": "3 4 | 0 0 | 1", "00009": "x"})
+    with pytest.raises(ValueError, match="pair 00002 starts from"):
+        bridge.same_openings(starts, {"00002": "3 4 | 0 0 | 0"})
+    (tmp_path / "bad.csv").write_text("pair,start,a,b\n00001,1 2,1,2\n")
+    with pytest.raises(ValueError, match="line 2"):
+        bridge.read_match(tmp_path / "bad.csv")
+    with pytest.raises(ValueError, match="neither a match folder nor a digest"):
+        bridge.read_match(tmp_path / "missing.csv")
+
+
 def test_summary_tells_where_aalina_announced_each_result():
     seats = ["engine:aalina@500ms (no book, endgame table)", "net@500ms"]
 
