@@ -457,64 +457,64 @@ def agent_return(g):
     return g["outcome"]["returns"][seats[0]] if len(seats) == 1 else None
 
 
-def pair_points(records):
-    """The agent's points (0 to 2) in each whole pair of `records`, by pair number: `ayo rate`
-    names a pair's games `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn from the
-    seed, so pair k of two matches of the same `--seed` starts from the same opening."""
+def pair_games(records):
+    """The agent's return (1, 0 or -1) in games a and b of each whole pair of `records`, and the
+    pair's opening (`start`), by pair number: `ayo rate` names a pair's games
+    `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn from the seed, so pair k of two
+    matches of the same `--seed` starts from the same opening."""
     games = {}
     for name, g in records:
         r = agent_return(g)
         if r is not None:
-            games.setdefault(name.split("-")[1], []).append((r + 1) / 2)
-    return {k: sum(v) for k, v in games.items() if len(v) == 2}
+            _, k, side = name.split("-")
+            games.setdefault(k, {"start": g.get("start", "")})[side[0]] = int(r)
+    return {k: p for k, p in games.items() if "a" in p and "b" in p}
 
 
-def digest(records):
-    """A match's per-pair results as CSV text, small enough to commit where the match's folder is
-    not (experiments/studies/vs-aalina/): one row per whole pair, its number, the position it
-    started from (the opening both games share) and the agent's return (1, 0, -1) in its games
-    a and b. `read_match` reads it back as it reads a folder."""
-    games = {}
-    for name, g in records:
-        r = agent_return(g)
-        if r is not None:
-            games.setdefault(name.split("-")[1], {})[name.split("-")[2][0]] = (g.get("start", ""), int(r))
-    rows = [f"{k},{p['a'][0]},{p['a'][1]},{p['b'][1]}" for k, p in sorted(games.items()) if set(p) == {"a", "b"}]
+def points(games):
+    """The agent's points (0 to 2) in each pair of `pair_games`."""
+    return {k: (p["a"] + 1) / 2 + (p["b"] + 1) / 2 for k, p in games.items()}
+
+
+def digest(games):
+    """A match's `pair_games` as CSV text, small enough to commit where the match's folder is not
+    (experiments/studies/vs-aalina/): one row per pair, its number, its opening and the agent's
+    return in its games a and b. `read_match` reads it back as it reads a folder."""
+    rows = [f"{k},{p['start']},{p['a']},{p['b']}" for k, p in sorted(games.items())]
     return "\n".join(["pair,start,a,b", *rows]) + "\n"
 
 
 def read_match(path):
-    """The agent's points in each whole pair, and each pair's opening, of a match: a folder that
-    scripts/vs-aalina.sh left, or its `digest` (a .csv file)."""
+    """The `pair_games` of a match: a folder that scripts/vs-aalina.sh left, or its `digest` (a
+    .csv file)."""
     path = pathlib.Path(path)
     if path.is_dir():
         records = read_records(path)
         if not records:
             raise ValueError(f"{path} holds no games (games/pair-*.json): not a match folder")
-        starts = {name.split("-")[1]: g.get("start", "") for name, g in records}
-        return pair_points(records), starts
+        return pair_games(records)
     if not path.is_file():
         raise ValueError(f"{path} is neither a match folder nor a digest (.csv) file")
     lines = path.read_text().splitlines()
     if lines[:1] != ["pair,start,a,b"]:
         raise ValueError(f"{path} is not a digest: its first line is not pair,start,a,b")
-    points, starts = {}, {}
+    games = {}
     for n, line in enumerate(lines[1:], 2):
         fields = line.split(",")
         if len(fields) != 4 or not {fields[2], fields[3]} <= {"1", "0", "-1"}:
             raise ValueError(f"{path} line {n}: {line!r} is not pair,start,a,b with returns 1, 0 or -1")
         k, start, a, b = fields
-        points[k], starts[k] = (int(a) + 1) / 2 + (int(b) + 1) / 2, start
-    return points, starts
+        games[k] = {"start": start, "a": int(a), "b": int(b)}
+    return games
 
 
 def same_openings(a, b):
-    """Fails where a pair both matches played started from different positions (matches of
-    different --seed, or of different opening rules), naming the first such pair."""
+    """Fails where a pair both matches (`pair_games`) played started from different positions
+    (matches of different --seed, or of different opening rules), naming the first such pair."""
     for k in sorted(set(a) & set(b)):
-        if a[k] != b[k]:
-            raise ValueError(f"pair {k} starts from {a[k]!r} in one match and {b[k]!r} in the other: "
-                             f"compare only matches of the same --seed")
+        if a[k]["start"] != b[k]["start"]:
+            raise ValueError(f"pair {k} starts from {a[k]['start']!r} in one match and {b[k]['start']!r} "
+                             f"in the other: compare only matches of the same --seed")
 
 
 def compare(a, b):
@@ -547,7 +547,10 @@ def main():
     if sys.argv[1:2] == ["summary"]:
         return print_summary(sys.argv[2])
     if sys.argv[1:2] == ["digest"] and len(sys.argv) == 3:
-        return print(digest(read_records(sys.argv[2])), end="")
+        try:
+            return print(digest(read_match(sys.argv[2])), end="")
+        except ValueError as e:
+            sys.exit(f"aalina-bridge digest: {e}")
     if sys.argv[1:2] == ["compare"] and len(sys.argv) == 4:
         try:
             a, b = (sys.argv[i].split(",") for i in (2, 3))
@@ -555,9 +558,9 @@ def main():
                 raise ValueError(f"{len(a)} match(es) against {len(b)}: list as many on each side, "
                                  f"the k-th of each played with the same --seed")
             a, b = ([read_match(d) for d in side] for side in (a, b))
-            for (_, sa), (_, sb) in zip(a, b):
-                same_openings(sa, sb)
-            a, b = (pooled_points([points for points, _ in side]) for side in (a, b))
+            for ga, gb in zip(a, b):
+                same_openings(ga, gb)
+            a, b = (pooled_points([points(g) for g in side]) for side in (a, b))
             return print(f"{sys.argv[2]} against {sys.argv[3]}: {compare(a, b)}")
         except ValueError as e:
             sys.exit(f"aalina-bridge compare: {e}")

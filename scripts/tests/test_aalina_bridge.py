@@ -78,8 +78,8 @@ def test_two_matches_are_compared_pair_by_pair():
                 out.append((f"pair-{k:05d}-{side}.json", {"seats": seats, "outcome": {"returns": [-r, r]}}))
         return out
 
-    a = bridge.pair_points(match([2, 2, 1, 0, 2]))
-    b = bridge.pair_points(match([1, 2, 1, 0]))
+    a = bridge.points(bridge.pair_games(match([2, 2, 1, 0, 2])))
+    b = bridge.points(bridge.pair_games(match([1, 2, 1, 0])))
     assert a == {"00001": 2, "00002": 2, "00003": 1, "00004": 0, "00005": 2}
     # Four pairs in common, differences 1, 0, 0, 0: mean 0.25 points a pair, 12.5 % a game;
     # standard deviation 0.5, so the half-width is 1.96 * 0.5 / 2 / 2 = 24.5 %.
@@ -88,8 +88,8 @@ def test_two_matches_are_compared_pair_by_pair():
     with pytest.raises(ValueError, match="share 1 whole pairs"):
         bridge.compare(a, {"00001": 2})
     # Matches of two seeds pooled: pair 1 of the first seed meets only pair 1 of the first seed.
-    pooled_a = bridge.pooled_points([a, bridge.pair_points(match([0, 2]))])
-    pooled_b = bridge.pooled_points([b, bridge.pair_points(match([2, 2]))])
+    pooled_a = bridge.pooled_points([a, bridge.points(bridge.pair_games(match([0, 2])))])
+    pooled_b = bridge.pooled_points([b, bridge.points(bridge.pair_games(match([2, 2])))])
     assert pooled_a["1:00001"] == 0 and pooled_b["1:00001"] == 2
     # Six pairs in common, differences 1, 0, 0, 0, -2, 0.
     assert bridge.compare(pooled_a, pooled_b).startswith("6 pairs, the same openings: -8.3 % a game")
@@ -106,16 +106,19 @@ def test_a_digest_is_read_back_as_its_match(tmp_path):
                             {"seats": order, "start": opening,
                              "outcome": {"returns": [float(r) if s == mine else float(-r) for s in range(2)]}}))
     records.append(("pair-00004-a.json", {"seats": seats, "start": "7 8 | 0 0 | 0", "outcome": {"returns": [0.0, 0.0]}}))
-    text = bridge.digest(records)
+    text = bridge.digest(bridge.pair_games(records))
     # The unfinished pair 4 is left out; the agent's return is read from its seat in each game.
     assert text == "pair,start,a,b\n00001,1 2 | 0 0 | 0,1,-1\n00002,3 4 | 0 0 | 1,0,1\n00003,5 6 | 0 0 | 0,-1,-1\n"
     (tmp_path / "m.csv").write_text(text)
-    points, starts = bridge.read_match(tmp_path / "m.csv")
-    assert points == bridge.pair_points(records) == {"00001": 1, "00002": 1.5, "00003": 0}
-    assert starts["00002"] == "3 4 | 0 0 | 1"
-    bridge.same_openings(starts, {"00002": "3 4 | 0 0 | 1", "00009": "x"})
+    games = bridge.read_match(tmp_path / "m.csv")
+    assert games == bridge.pair_games(records)
+    assert bridge.points(games) == {"00001": 1, "00002": 1.5, "00003": 0}
+    assert games["00002"]["start"] == "3 4 | 0 0 | 1"
+    other = {"00002": {"start": "3 4 | 0 0 | 1"}, "00009": {"start": "x"}}
+    bridge.same_openings(games, other)
+    other["00002"]["start"] = "3 4 | 0 0 | 0"
     with pytest.raises(ValueError, match="pair 00002 starts from"):
-        bridge.same_openings(starts, {"00002": "3 4 | 0 0 | 0"})
+        bridge.same_openings(games, other)
     (tmp_path / "bad.csv").write_text("pair,start,a,b\n00001,1 2,1,2\n")
     with pytest.raises(ValueError, match="line 2"):
         bridge.read_match(tmp_path / "bad.csv")
