@@ -751,11 +751,11 @@ mod tests {
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             for game in 0..3u64 {
-                for_positions_of_play(&v, Rng::stream(11, &[game]), |s, mover, _| {
-                    let score = AlphaBeta::new(4, game).search(&v, s).1;
-                    let at = v.notation(s);
-                    assert_eq!(score, minimax(&v, s, mover, 4), "{name} at {at}");
-                });
+                for (s, mover, _) in positions_of_play(&v, Rng::stream(11, &[game]), 0..240, 8) {
+                    let score = AlphaBeta::new(4, game).search(&v, &s).1;
+                    let at = v.notation(&s);
+                    assert_eq!(score, minimax(&v, &s, mover, 4), "{name} at {at}");
+                }
             }
         }
     }
@@ -778,11 +778,11 @@ mod tests {
         let depth = REDUCE_FROM_DEPTH;
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
-            for_positions_of_play(&v, Rng::stream(12, &[]), |s, mover, ply| {
-                let score = batched_search(&v, s, depth, ply);
-                let at = v.notation(s);
-                assert_eq!(score, minimax(&v, s, mover, depth), "{name} at {at}");
-            });
+            for (s, mover, ply) in positions_of_play(&v, Rng::stream(12, &[]), 0..240, 8) {
+                let score = batched_search(&v, &s, depth, ply);
+                let at = v.notation(&s);
+                assert_eq!(score, minimax(&v, &s, mover, depth), "{name} at {at}");
+            }
         }
     }
 
@@ -795,7 +795,8 @@ mod tests {
         for &name in crate::variant::VARIANT_NAMES {
             let v = Variant::new(name, &[]).unwrap();
             let mut proven = 0;
-            for_positions_of_play(&v, Rng::stream(13, &[]), |s, _, ply| {
+            for (s, _, ply) in positions_of_play(&v, Rng::stream(13, &[]), 0..240, 8) {
+                let s = &s;
                 let at = v.notation(s);
                 let reduced = batched_search(&v, s, 7, ply);
                 if proves(reduced).is_some() {
@@ -814,27 +815,30 @@ mod tests {
                         "{name} at {at}: 4 plies, 8 reduced"
                     );
                 }
-            });
+            }
             assert!(proven > 0, "{name}: no result proven");
         }
     }
 
-    /// Calls `f` with every 8th position of a game of random play (moves drawn from `rng`), its
-    /// mover and ply.
-    fn for_positions_of_play(
+    /// The positions of a game of random play (moves drawn from `rng`) at the plies of `plies`
+    /// that are multiples of `every`, with their movers and plies, until the game ends.
+    fn positions_of_play(
         v: &Variant,
         mut rng: Rng,
-        mut f: impl FnMut(&VariantState, Player, u64),
-    ) {
+        plies: std::ops::Range<u64>,
+        every: u64,
+    ) -> Vec<(VariantState, Player, u64)> {
         let mut s = v.start(Player::South);
-        for ply in 0..240 {
+        let mut out = Vec::new();
+        for ply in 0..plies.end {
             let Some(mover) = v.to_play(&s) else { break };
-            if ply % 8 == 0 {
-                f(&s, mover, ply);
+            if ply >= plies.start && ply % every == 0 {
+                out.push((s.clone(), mover, ply));
             }
             let a = rng.pick(v.legal_mask(&s));
             v.play_unchecked(&mut s, a);
         }
+        out
     }
 
     /// The score of a fresh search of `s` to `depth` with the [`Batched`] leaf.
@@ -1026,23 +1030,11 @@ mod tests {
         }
     }
 
-    /// Positions from a random game of `name`, every fifth ply from the tenth.
-    fn positions_of_play(name: &str, seed: u64) -> (Variant, Vec<VariantState>) {
+    /// Positions from a random game of `name`, every fifth ply from the tenth to the sixtieth.
+    fn middle_positions(name: &str, seed: u64) -> (Variant, Vec<VariantState>) {
         let v = Variant::new(name, &[]).unwrap();
-        let mut rng = Rng::stream(seed, &[7]);
-        let mut s = v.start(Player::South);
-        let mut out = Vec::new();
-        for ply in 0..60 {
-            if v.to_play(&s).is_none() {
-                break;
-            }
-            if ply >= 10 && ply % 5 == 0 {
-                out.push(s.clone());
-            }
-            let a = rng.pick(v.legal_mask(&s));
-            v.play_unchecked(&mut s, a);
-        }
-        (v, out)
+        let positions = positions_of_play(&v, Rng::stream(seed, &[7]), 10..60, 5);
+        (v, positions.into_iter().map(|(s, _, _)| s).collect())
     }
 
     #[test]
@@ -1053,7 +1045,7 @@ mod tests {
         const K: u32 = 8;
         let mut stopped_during_next = 0;
         for name in ["oware", "ayo", "jodu"] {
-            let (v, positions) = positions_of_play(name, 3);
+            let (v, positions) = middle_positions(name, 3);
             for s in &positions {
                 for during_next in [false, true] {
                     let mut agent = AlphaBeta::new(2, 9);
@@ -1105,7 +1097,7 @@ mod tests {
         let oware: Variant = "oware".parse().unwrap();
         let mut agent = AlphaBeta::new(1, 4).with_movetime(Duration::from_millis(30));
         assert_eq!(agent.name(), "alphabeta@30ms");
-        let (_, positions) = positions_of_play("oware", 5);
+        let (_, positions) = middle_positions("oware", 5);
         for s in &positions {
             let (a, analysis) = agent.choose(&oware, s);
             assert!(oware.legal_mask(s).contains(a));
