@@ -437,9 +437,11 @@ def lengths(records):
     return out if any(out.values()) else {}
 
 
-def print_summary(folder):
+def print_summary(folder, ayo):
+    """The summary of the match in `folder`; a match stopped before its last pair (no rating.json:
+    `ayo rate` rates only whole matches) is rated from the records of its finished pairs by
+    `ayo tournament --records` (the `ayo` binary `ayo`), anchored on Aalina, into folder/stopped."""
     folder = pathlib.Path(folder)
-    rating = json.loads((folder / "games" / "rating.json").read_text())
     events = []
     if (folder / "bridge.jsonl").exists():
         for line in (folder / "bridge.jsonl").read_text().splitlines():
@@ -447,7 +449,36 @@ def print_summary(folder):
                 events.append(json.loads(line))
             except json.JSONDecodeError:
                 pass
-    print(summary(rating, events, [g for _, g in read_records(folder)]))
+    records = [g for _, g in read_records(folder)]
+    if (folder / "games" / "rating.json").exists():
+        rating = json.loads((folder / "games" / "rating.json").read_text())
+    else:
+        aalina = next((s for g in records for s in g.get("seats", []) if s.startswith("engine:aalina")), None)
+        if aalina is None:
+            raise ValueError(f"{folder} holds no game against Aalina (games/pair-*.json): not a match folder")
+        subprocess.run([ayo, "tournament", "--records", str(folder / "games"), "--anchor", aalina,
+                        "--out", str(folder / "stopped")], check=True, stdout=subprocess.DEVNULL)
+        tournament = json.loads((folder / "stopped" / "tournament.json").read_text())
+        rating = stopped_rating(tournament, aalina, records, events)
+        print(f"stopped after {tournament['pairs']} whole pairs (no rating.json): rated by ayo tournament "
+              f"--records into {folder / 'stopped'}")
+    print(summary(rating, events, records))
+
+
+def stopped_rating(tournament, aalina, records, events):
+    """`ayo tournament --records`'s tournament.json of a stopped match in the shape of `ayo rate`'s
+    rating.json that `summary` reads (Aalina against the agent at Elo 0): her results, her Elo as
+    minus the agent's, the forfeits from the records, the time from the first to the last move
+    logged."""
+    (agent,) = [r for r in tournament["ratings"] if r["name"] != aalina]
+    (hers,) = [c for c in tournament["crosstable"] if c["player"] == aalina]
+    wdl = {k: hers["as_south"][k] + hers["as_north"][k] for k in ("wins", "draws", "losses")}
+    times = [e["time"] for e in events if "time" in e]
+    return {"agent": aalina, "variant": tournament["variant"], "rungs": [agent["name"]],
+            "forfeits": sum((g.get("outcome") or {}).get("forfeit") is not None for g in records),
+            "seconds": max(times) - min(times) if times else 0.0,
+            "rating": {"elo": -agent["elo"], "low": -agent["high"], "high": -agent["low"],
+                       "rungs": [{"rung": 0, "pentanomial": {"counts": hers["pentanomial"]}, "wdl": wdl}]}}
 
 
 def agent_return(g):
@@ -544,8 +575,11 @@ def read_records(folder):
 
 
 def main():
-    if sys.argv[1:2] == ["summary"]:
-        return print_summary(sys.argv[2])
+    if sys.argv[1:2] == ["summary"] and len(sys.argv) == 3:
+        try:
+            return print_summary(sys.argv[2], os.environ.get("AYO", str(ROOT / "target/release/ayo")))
+        except (ValueError, OSError, subprocess.CalledProcessError) as e:
+            sys.exit(f"aalina-bridge summary: {e}")
     if sys.argv[1:2] == ["digest"] and len(sys.argv) == 3:
         try:
             return print(digest(read_match(sys.argv[2])), end="")
@@ -566,7 +600,8 @@ def main():
             sys.exit(f"aalina-bridge compare: {e}")
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog="`aalina_bridge.py summary DIR` prints the match that "
-                                       "scripts/vs-aalina.sh left in DIR; `aalina_bridge.py compare A B` "
+                                       "scripts/vs-aalina.sh left in DIR (a stopped one rated by $AYO tournament "
+                                       "--records); `aalina_bridge.py compare A B` "
                                        "compares two matches pair by pair (the same --seed: the same openings); A and B may each "
                                        "list several folders, comma-separated, the k-th of each of the same --seed. "
                                        "`aalina_bridge.py digest DIR > F.csv` writes a match's per-pair results, "

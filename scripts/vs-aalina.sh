@@ -6,7 +6,8 @@
 #   bash scripts/vs-aalina.sh [--agent SPEC] [--movetime MS] [--pairs N] [--book on|off]
 #                             [--seed N] [--aalina DIR] [--out DIR]
 #
-# Every game of the --pairs is played (a --precision of 1 Elo, out of reach, never stops it).
+# Every game of the --pairs is played (a --precision of 1 Elo, out of reach, never stops it);
+# stopped early (Ctrl-C, or a TERM to its process group), it still summarises the finished pairs.
 # Defaults: the shipped network searching by alpha-beta (PATH@500ms+ab) against Aalina at
 # --movetime 500, 8 pairs, book off (her endgame table is always on), out runs/vs-aalina/<time>.
 # AYO names the ayo binary (default target/release/ayo).
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
         --seed) seed="$2" ;;
         --aalina) aalina="$2" ;;
         --out) out="$2" ;;
-        -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "vs-aalina: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
     shift 2
@@ -76,8 +77,14 @@ EOF
 
 printf -v engine '%q ' "${bridge[@]}" --log "$out/bridge.jsonl"
 echo "$agent against Aalina at $movetime ms a move, book $book, $pairs pairs, seed $seed -> $out"
+# A match stopped by hand: the rest of the script still runs, and the summary rates the pairs
+# that finished (ayo tournament --records, as ayo rate writes no rating.json then).
+stopped=""
+trap 'stopped=1' INT TERM
 OMP_NUM_THREADS=1 "$AYO" rate --variant oware --ladder "$out/ladder.json" --engine "$engine" \
     --engine-movetime 30s --precision 1 --max-games $((2 * pairs)) --probe-pairs "$pairs" \
-    --round-pairs "$pairs" --concurrency 1 --seed "$seed" --out "$out/games" | tee "$out/rate.txt"
+    --round-pairs "$pairs" --concurrency 1 --seed "$seed" --out "$out/games" | tee "$out/rate.txt" \
+    || [ -n "$stopped" ]
+trap - INT TERM
 echo
-python3 scripts/aalina_bridge.py summary "$out" | tee "$out/summary.txt"
+AYO="$AYO" python3 scripts/aalina_bridge.py summary "$out" | tee "$out/summary.txt"

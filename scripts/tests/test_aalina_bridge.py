@@ -155,3 +155,27 @@ def test_summary_tells_where_aalina_announced_each_result():
     text = bridge.summary(rating(1, 0, 1, [0, 0, 2, 0, 0]), events, [lost, won])
     assert ("announced the result (score ±2500), plies after the opening and seeds on the board then: in 1 of "
             "the agent's 1 lost games (median ply 2, 12 seeds), in 0 of the agent's 1 won games") in text
+
+
+def test_a_stopped_match_is_summarised_from_its_tournament_rating():
+    # `ayo tournament --records` of the pairs a stopped match finished, in the shape summary reads:
+    # Aalina's results and minus the agent's Elo, forfeits from the records, time from the log.
+    aalina = "engine:aalina@500ms (no book, endgame table)"
+    tournament = {
+        "variant": "oware@1", "pairs": 3,
+        "ratings": [{"name": "net@3s", "elo": 150.0, "low": 60.0, "high": 260.0},
+                    {"name": aalina, "elo": 0.0, "low": 0.0, "high": 0.0}],
+        "crosstable": [
+            {"player": aalina, "opponent": "net@3s", "pentanomial": [1, 1, 1, 0, 0],
+             "as_south": {"wins": 0, "draws": 1, "losses": 2}, "as_north": {"wins": 1, "draws": 0, "losses": 2}},
+            {"player": "net@3s", "opponent": aalina, "pentanomial": [0, 0, 1, 1, 1],
+             "as_south": {"wins": 2, "draws": 0, "losses": 1}, "as_north": {"wins": 2, "draws": 1, "losses": 0}}]}
+    seats = [aalina, "net@3s"]
+    records = [{"seats": seats, "actions": [0] * 40, "outcome": {"returns": [-1.0, 1.0], "forfeit": "South"}}]
+    events = [{"event": "move", "time": 100.0, "ms": 500}, {"event": "move", "time": 400.0, "ms": 500}]
+    rating = bridge.stopped_rating(tournament, aalina, records, events)
+    text = bridge.summary(rating, events, records)
+    assert "net@3s against engine:aalina@500ms" in text and "6 games (3 seat-swapped pairs)" in text
+    assert "W-D-L 4-1-1" in text and "Elo +150 [+60, +260]" in text
+    assert "pairs (0-½-1-1½-2 points) 0-0-1-1-1" in text
+    assert "forfeits scored by ayo rate: 1" in text and "100.0 s per pair" in text
