@@ -348,7 +348,7 @@ def summary(rating, events, records):
         f"  voids: {sum(kinds.values())} (illegal move {kinds['illegal']}, disputed end {kinds['disputed']}, "
         f"bridge failure {kinds['failed']}); forfeits scored by ayo rate: {rating['forfeits']}",
     ]
-    forfeited = [g for g in records if (g.get("outcome") or {}).get("forfeit") is not None]
+    forfeited = forfeits(records)
     if forfeited:
         kept = [g for g in records if g not in forfeited]
         ws = [r for r in map(agent_return, kept) if r is not None]
@@ -453,7 +453,7 @@ def print_summary(folder, ayo):
     if (folder / "games" / "rating.json").exists():
         rating = json.loads((folder / "games" / "rating.json").read_text())
     else:
-        aalina = next((s for g in records for s in g.get("seats", []) if s.startswith("engine:aalina")), None)
+        aalina = next((s for g in records for s in g.get("seats", []) if is_aalina(s)), None)
         if aalina is None:
             raise ValueError(f"{folder} holds no game against Aalina (games/pair-*.json): not a match folder")
         subprocess.run([ayo, "tournament", "--records", str(folder / "games"), "--anchor", aalina,
@@ -475,16 +475,26 @@ def stopped_rating(tournament, aalina, records, events):
     wdl = {k: hers["as_south"][k] + hers["as_north"][k] for k in ("wins", "draws", "losses")}
     times = [e["time"] for e in events if "time" in e]
     return {"agent": aalina, "variant": tournament["variant"], "rungs": [agent["name"]],
-            "forfeits": sum((g.get("outcome") or {}).get("forfeit") is not None for g in records),
+            "forfeits": len(forfeits(records)),
             "seconds": max(times) - min(times) if times else 0.0,
             "rating": {"elo": -agent["elo"], "low": -agent["high"], "high": -agent["low"],
                        "rungs": [{"rung": 0, "pentanomial": {"counts": hers["pentanomial"]}, "wdl": wdl}]}}
 
 
+def is_aalina(seat):
+    """Whether a record's seat is Aalina's: the bridge names her `engine:aalina@…`."""
+    return seat.startswith("engine:aalina")
+
+
+def forfeits(records):
+    """The games among `records` that `ayo rate` scored as a forfeit."""
+    return [g for g in records if (g.get("outcome") or {}).get("forfeit") is not None]
+
+
 def agent_return(g):
     """The agent's return (1, 0 or -1) in the game record `g`: the seat that is not Aalina's;
     None for a record without her, or with her on both seats."""
-    seats = [k for k, seat in enumerate(g.get("seats", [])) if not seat.startswith("engine:aalina")]
+    seats = [k for k, seat in enumerate(g.get("seats", [])) if not is_aalina(seat)]
     return g["outcome"]["returns"][seats[0]] if len(seats) == 1 else None
 
 
