@@ -128,7 +128,32 @@ pub struct Run {
 impl Run {
     /// Starts a new run in `dir` (which must not hold a run already).
     pub fn create(cfg: TrainConfig, dir: &Path) -> Result<Run> {
+        Run::create_from(cfg, dir, None)
+    }
+
+    /// Starts a new run in `dir` whose network starts from the weights of the checkpoint
+    /// `init` (`ayo train --init`: trained for the same variant, of the same shape) instead of
+    /// random ones; the optimizer, the replay buffer and the schedule start afresh. `None` is
+    /// [`Run::create`].
+    pub fn create_from(cfg: TrainConfig, dir: &Path, init: Option<&Path>) -> Result<Run> {
         cfg.validate()?;
+        let rules = cfg.rules()?;
+        let shape = cfg.net_shape()?;
+        let device = crate::device::best_device();
+        let start = init
+            .map(|path| -> Result<Net> {
+                let (net, _) = checkpoint::load_for(path, &rules, device)?;
+                if net.shape != shape {
+                    bail!(
+                        "--init {}: the network is {}, the run's config asks for {}",
+                        path.display(),
+                        describe(&net.shape),
+                        describe(&shape)
+                    );
+                }
+                Ok(net)
+            })
+            .transpose()?;
         if dir.join("resume.ot").exists() {
             bail!(
                 "{} already holds a run; continue it with --resume or choose another --out",
@@ -137,11 +162,16 @@ impl Run {
         }
         std::fs::create_dir_all(dir.join("checkpoints"))
             .with_context(|| format!("cannot create {}", dir.display()))?;
-        std::fs::write(dir.join("config.toml"), cfg.to_toml())
-            .context("cannot write config.toml")?;
-        let rules = cfg.rules()?;
+        let mut toml = cfg.to_toml();
+        if let Some(path) = init {
+            toml.push_str(&format!(
+                "# The network started from the weights of {} (--init).\n",
+                path.display()
+            ));
+        }
+        std::fs::write(dir.join("config.toml"), toml).context("cannot write config.toml")?;
         tch::manual_seed(cfg.seed as i64);
-        let net = Net::new(cfg.net_shape()?, crate::device::best_device());
+        let net = start.unwrap_or_else(|| Net::new(shape, device));
         let selfplay = SelfPlay::new(
             &rules,
             cfg.games,
@@ -489,6 +519,14 @@ impl Run {
 }
 
 /// A copy of `net` for the second self-play thread, when the config asks for two.
+/// A network's trunk and input as a config writes them.
+fn describe(shape: &crate::net::NetShape) -> String {
+    format!(
+        "width = {}, blocks = {}, input_levels = {}, lookahead = {}",
+        shape.width, shape.blocks, shape.levels, shape.lookahead
+    )
+}
+
 pub(crate) fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if cfg.selfplay_threads < 2 {
         return Ok(None);
@@ -702,6 +740,51 @@ mod tests {
                 "optimizer state {n} differs"
             );
         }
+    }
+
+    #[test]
+    fn a_run_started_from_a_checkpoint_starts_with_its_weights_and_refuses_another_shape() {
+        let trained = tempfile::tempdir().unwrap();
+        let mut first = Run::create(tiny("oware"), trained.path()).unwrap();
+        for _ in 0..40 {
+            first.iterate();
+        }
+        let path = first.save().unwrap();
+        let weights = outputs(&first);
+        let fresh = tempfile::tempdir().unwrap();
+        let mut cfg = tiny("oware");
+        cfg.seed += 1;
+        let from = Run::create_from(cfg.clone(), fresh.path(), Some(&path)).unwrap();
+        assert_eq!(net_outputs(&from.trainer.net), weights);
+        assert_eq!(from.trainer.step, 0, "the schedule starts afresh");
+        let config = std::fs::read_to_string(fresh.path().join("config.toml")).unwrap();
+        assert!(config.contains("(--init)"), "{config}");
+        // Without --init the same config starts elsewhere.
+        let other = tempfile::tempdir().unwrap();
+        let random = Run::create(cfg.clone(), other.path()).unwrap();
+        assert_ne!(outputs(&random), weights);
+        // Another width, or another variant: refused, naming both, and no folder is made.
+        let wider = TrainConfig {
+            width: cfg.width * 2,
+            ..cfg.clone()
+        };
+        let nowhere = fresh.path().join("wider");
+        let e = Run::create_from(wider, &nowhere, Some(&path))
+            .err()
+            .unwrap()
+            .to_string();
+        let widths = (
+            format!("width = {}", cfg.width),
+            format!("width = {}", cfg.width * 2),
+        );
+        assert!(e.contains(&widths.0) && e.contains(&widths.1), "{e}");
+        assert!(!nowhere.exists());
+        let e = Run::create_from(tiny("ayo"), &nowhere, Some(&path))
+            .err()
+            .map(|e| format!("{e:#}"))
+            .unwrap();
+        assert!(e.contains("oware") && e.contains("ayo"), "{e}");
+        assert!(!nowhere.exists());
     }
 
     #[test]

@@ -33,6 +33,10 @@ pub struct Args {
     /// Continue the run saved in --out exactly where it stopped.
     #[arg(long)]
     resume: bool,
+    /// Start the new run's network from this checkpoint's weights (same variant and shape)
+    /// instead of random ones: train a network further on a new schedule.
+    #[arg(long, value_name = "CHECKPOINT", conflicts_with = "resume")]
+    init: Option<PathBuf>,
     /// Measure leaf evaluations/s in search, self-play positions/s and training samples/s, then exit.
     #[arg(long)]
     bench: bool,
@@ -125,7 +129,7 @@ fn train(a: &Args, given: &Given, cfg: TrainConfig) -> Result<()> {
         Run::resume(&out, given)
             .with_context(|| format!("cannot resume the run in {}", out.display()))?
     } else {
-        Run::create(cfg, &out)?
+        Run::create_from(cfg, &out, a.init.as_deref())?
     };
     super::stop_on_interrupt(&STOP);
     let mut learner = match (&a.run, a.learner) {
