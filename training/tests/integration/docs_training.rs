@@ -154,7 +154,13 @@ fn render() -> String {
         "`--resume` continues a run with its saved settings; it may change only {} (how it \
          checkpoints, is evaluated and uses the machine) and the play settings {}, which a \
          checkpoint carries and `ayo checkpoint FILE --out NEW` may change without touching \
-         the weights. Every other key decides what the run computes.\n",
+         the weights. Every other key decides what the run computes.\n\
+         \n\
+         `--init CHECKPOINT` starts a new run from a trained network's weights instead of \
+         random ones (same variant, same `width`, `blocks`, `input_levels`, `lookahead`; else \
+         refused, naming both): the optimizer, the replay buffer and the learning-rate schedule \
+         start afresh, so a network trained to the end of its cosine can be trained further on \
+         a new one. The run's `config.toml` names the checkpoint.\n",
         code_list(RESUMABLE),
         code_list(PLAY),
     ));
