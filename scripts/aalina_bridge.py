@@ -350,7 +350,7 @@ def summary(rating, events, records):
     ]
     forfeited = forfeits(records)
     if forfeited:
-        kept = [g for g in records if g not in forfeited]
+        kept = [g for g in records if not is_forfeit(g)]
         ws = [r for r in map(agent_return, kept) if r is not None]
         lines.append(f"  ayo rate scored the {len(forfeited)} voided game(s) as Aalina's losses; without them "
                      f"W-D-L {sum(x > 0 for x in ws)}-{sum(x == 0 for x in ws)}-{sum(x < 0 for x in ws)} "
@@ -486,9 +486,14 @@ def is_aalina(seat):
     return seat.startswith("engine:aalina")
 
 
+def is_forfeit(g):
+    """Whether `ayo rate` scored the game record `g` as a forfeit."""
+    return (g.get("outcome") or {}).get("forfeit") is not None
+
+
 def forfeits(records):
     """The games among `records` that `ayo rate` scored as a forfeit."""
-    return [g for g in records if (g.get("outcome") or {}).get("forfeit") is not None]
+    return [g for g in records if is_forfeit(g)]
 
 
 def agent_return(g):
