@@ -518,7 +518,6 @@ impl Run {
     }
 }
 
-/// A copy of `net` for the second self-play thread, when the config asks for two.
 /// A network's trunk and input as a config writes them.
 fn describe(shape: &crate::net::NetShape) -> String {
     format!(
@@ -527,6 +526,7 @@ fn describe(shape: &crate::net::NetShape) -> String {
     )
 }
 
+/// A copy of `net` for the second self-play thread, when the config asks for two.
 pub(crate) fn helper_of(net: &Net, cfg: &TrainConfig) -> Result<Option<Net>> {
     if cfg.selfplay_threads < 2 {
         return Ok(None);
