@@ -496,21 +496,23 @@ def forfeits(records):
     return [g for g in records if is_forfeit(g)]
 
 
-def agent_return(g):
-    """The agent's return (1, 0 or -1) in the game record `g`: the seat that is not Aalina's;
-    None for a record without her, or with her on both seats."""
-    seats = [k for k, seat in enumerate(g.get("seats", [])) if not is_aalina(seat)]
+def agent_return(g, opponent=None):
+    """The agent's return (1, 0 or -1) in the game record `g`: the seat that is not Aalina's, or
+    not `opponent`'s where it is named (a match of Aalina against herself, the ceiling); None for
+    a record without her, or with her on both seats and no `opponent`."""
+    seats = [k for k, seat in enumerate(g.get("seats", []))
+             if (seat != opponent if opponent else not is_aalina(seat))]
     return g["outcome"]["returns"][seats[0]] if len(seats) == 1 else None
 
 
-def pair_games(records):
-    """The agent's return (1, 0 or -1) in games a and b of each whole pair of `records`, and the
-    pair's opening (`start`), by pair number: `ayo rate` names a pair's games
-    `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn from the seed, so pair k of two
-    matches of the same `--seed` starts from the same opening."""
+def pair_games(records, opponent=None):
+    """The agent's return (1, 0 or -1) in games a and b of each whole pair of `records` (against
+    `opponent`, where named: `agent_return`), and the pair's opening (`start`), by pair number:
+    `ayo rate` names a pair's games `pair-NNNNN-a.json` and `-b.json`, and its openings are drawn
+    from the seed, so pair k of two matches of the same `--seed` starts from the same opening."""
     games = {}
     for name, g in records:
-        r = agent_return(g)
+        r = agent_return(g, opponent)
         if r is not None:
             _, k, side = name.split("-")
             games.setdefault(k, {"start": g.get("start", "")})[side[0]] = int(r)
@@ -538,7 +540,10 @@ def read_match(path):
         records = read_records(path)
         if not records:
             raise ValueError(f"{path} holds no games (games/pair-*.json): not a match folder")
-        return pair_games(records)
+        # A whole match names the side `ayo rate` rated, Aalina at the match's --movetime.
+        rating = path / "games" / "rating.json"
+        opponent = json.loads(rating.read_text())["agent"] if rating.exists() else None
+        return pair_games(records, opponent)
     if not path.is_file():
         raise ValueError(f"{path} is neither a match folder nor a digest (.csv) file")
     lines = path.read_text().splitlines()

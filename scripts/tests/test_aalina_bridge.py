@@ -2,6 +2,8 @@
 diagram, moves named both ways, and the match summary from the agent's side (W-D-L, score, Elo
 and pairs turned round from `ayo rate`'s view of Aalina, voids counted from the bridge's log)."""
 
+import json
+
 import pytest
 
 import aalina_bridge as bridge
@@ -179,3 +181,17 @@ def test_a_stopped_match_is_summarised_from_its_tournament_rating():
     assert "W-D-L 4-1-1" in text and "Elo +150 [+60, +260]" in text
     assert "pairs (0-½-1-1½-2 points) 0-0-1-1-1" in text
     assert "forfeits scored by ayo rate: 1" in text and "100.0 s per pair" in text
+
+
+def test_a_match_of_aalina_against_herself_is_read_from_the_rated_side(tmp_path):
+    # The ceiling: Aalina at 3 s (the agent) against Aalina at 500 ms, whom `ayo rate` rated.
+    hers, agent = "engine:aalina@500ms (no book, endgame table)", "engine:aalina@3000ms (no book, endgame table)"
+    games = tmp_path / "games"
+    games.mkdir()
+    for side, order, returns in [("a", [hers, agent], [-1.0, 1.0]), ("b", [agent, hers], [0.0, 0.0])]:
+        (games / f"pair-00001-{side}.json").write_text(json.dumps(
+            {"seats": order, "start": "1 2 | 0 0 | 0", "outcome": {"returns": returns}}))
+    # Without the rated side named, neither seat is the agent's.
+    assert bridge.read_match(tmp_path) == {}
+    (games / "rating.json").write_text(json.dumps({"agent": hers}))
+    assert bridge.read_match(tmp_path) == {"00001": {"start": "1 2 | 0 0 | 0", "a": 1, "b": 0}}
