@@ -329,7 +329,9 @@ class Bridge:
 def summary(rating, events, records):
     """The match from the ayo agent's side, as text: `rating` is `ayo rate`'s rating.json (Aalina,
     behind the bridge, rated against the agent as a one-rung ladder at Elo 0), `events` the
-    bridge's log (dicts), `records` the games' records (dicts)."""
+    bridge's log (dicts), `records` the games' records (dicts). The agent is the seat that is not
+    the rated side's (Aalina at the match's --movetime, herself on both seats in the ceiling)."""
+    opponent = rating["agent"]
     r = rating["rating"]
     (rung,) = r["rungs"]
     agent = rating["rungs"][rung["rung"]]
@@ -351,7 +353,7 @@ def summary(rating, events, records):
     forfeited = forfeits(records)
     if forfeited:
         kept = [g for g in records if not is_forfeit(g)]
-        ws = [r for r in map(agent_return, kept) if r is not None]
+        ws = [r for r in (agent_return(g, opponent) for g in kept) if r is not None]
         lines.append(f"  ayo rate scored the {len(forfeited)} voided game(s) as Aalina's losses; without them "
                      f"W-D-L {sum(x > 0 for x in ws)}-{sum(x == 0 for x in ws)}-{sum(x < 0 for x in ws)} "
                      f"(the Elo above still counts them)")
@@ -361,12 +363,12 @@ def summary(rating, events, records):
         lines.append(f"  time: {rating['seconds']:.0f} s, {2 * rating['seconds'] / games:.1f} s per pair (its two "
                      f"games played at once){length}; Aalina {sum(moves) / max(len(moves), 1) / 1000:.2f} s per move "
                      f"({len(moves)} moves)")
-        by_result = lengths(records)
+        by_result = lengths(records, opponent)
         if by_result:
             lines.append("  plies after the opening, the agent's " + ", ".join(
                 f"{name} {len(p)} (median {statistics.median(p):.0f}, {sum(x > 150 for x in p)} past 150)"
                 for name, p in by_result.items() if p))
-        decided = proofs(events, records)
+        decided = proofs(events, records, opponent)
         if decided:
             lines.append("  Aalina's search announced the result (score ±2500), plies after the opening and seeds "
                          "on the board then: " + ", ".join(
@@ -382,7 +384,7 @@ def summary(rating, events, records):
 PROVEN_CP = 2500
 
 
-def proofs(events, records):
+def proofs(events, records, opponent=None):
     """Where Aalina's search announced a proven result in the agent's lost and won games: for each,
     the number of such games and `(ply, seeds on the board)` where her score first read her win
     (a lost game) or her loss (a won one); empty where she announced none (or no log was kept).
@@ -390,7 +392,7 @@ def proofs(events, records):
     the same ply (the openings of a pair) is skipped."""
     where = {}
     for k, g in enumerate(records):
-        if agent_return(g) is None or "movers" not in g:
+        if agent_return(g, opponent) is None or "movers" not in g:
             continue
         positions = [g["start"]] + [
             " ".join(map(str, b["pits"])) + f" | {b['stores'][0]} {b['stores'][1]} | {0 if m == 'South' else 1}"
@@ -409,7 +411,7 @@ def proofs(events, records):
                 first[games[0]] = (e["plies"], seeds, cp > 0)
     out = {"lost": (0, []), "won": (0, [])}
     for k, g in enumerate(records):
-        r = agent_return(g)
+        r = agent_return(g, opponent)
         name = None if r is None else result_name(r)
         if name in out:
             n, announced = out[name]
@@ -425,12 +427,12 @@ def result_name(r):
     return "won" if r > 0 else "lost" if r < 0 else "drawn"
 
 
-def lengths(records):
+def lengths(records, opponent=None):
     """The lengths (plies after the opening) of the agent's won, drawn and lost games among
     `records` (where they were decided: `proofs`)."""
     out = {"won": [], "drawn": [], "lost": []}
     for g in records:
-        r = agent_return(g)
+        r = agent_return(g, opponent)
         if r is None or "actions" not in g:
             continue
         out[result_name(r)].append(len(g["actions"]))

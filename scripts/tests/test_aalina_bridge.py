@@ -66,6 +66,13 @@ def test_summary_tells_how_long_each_results_games_ran():
     text = bridge.summary(rating(2, 1, 3, [0, 1, 1, 1, 0]), [], records)
     assert ("plies after the opening, the agent's won 3 (median 90, 0 past 150), drawn 1 (median 120, "
             "0 past 150), lost 2 (median 180, 2 past 150)") in text
+    # Aalina against herself (the ceiling): the agent is the seat the rating does not name.
+    hers, agent = seats[0], "engine:aalina@3000ms (no book, endgame table)"
+    for g in records:
+        g["seats"] = [agent if seat == "net@500ms" else seat for seat in g["seats"]]
+    text = bridge.summary(rating(2, 1, 3, [0, 1, 1, 1, 0]), [], records)
+    assert text.startswith(f"net@500ms against {hers}")
+    assert "the agent's won 3 (median 90, 0 past 150)" in text
 
 
 def test_two_matches_are_compared_pair_by_pair():
